@@ -1,0 +1,86 @@
+// Facts: the small, versioned, serialisable projection of the logs that the analysis
+// reads. The local CLI keeps them in memory; the Lambda ingest writes them to S3 as
+// JSON lines; the same analysis code reads both. Secrets never reach a fact: ConfigMap
+// and KafkaCluster writes keep metadata only, users keep their name only.
+import type { Operation } from 'fast-json-patch';
+import type { SourceRef } from './record';
+
+export const FACTS_VERSION = 1;
+
+/** One mutating webhook's admission of a pod create (from the audit annotations). */
+export interface WebhookMutation {
+  round: number;
+  index: number;
+  configuration: string;
+  webhook: string;
+  mutated: boolean;
+  /** The webhook's own RFC 6902 patch, present at Request level and above. */
+  patch?: Operation[];
+}
+
+interface FactBase {
+  /** requestReceivedTimestamp for audit facts, `ts` for operator lines (RFC 3339). */
+  at: string;
+  src: SourceRef;
+}
+
+interface AuditFactBase extends FactBase {
+  auditID: string;
+  stage: string;
+  level: string;
+  verb: string;
+  user: string;
+  /** stageTimestamp: the order writes took effect in. */
+  doneAt: string;
+  namespace: string;
+  name: string | null;
+  uid: string | null;
+  subresource: string | null;
+  code: number | null;
+}
+
+/**
+ * A write to a pod or one of its subresources (binding, eviction, resize, status...).
+ * Bodies are kept only as far as the analysis needs them: pods without managedFields,
+ * patch bodies as sent, status reduced to phase/reason and container terminations.
+ */
+export interface PodWriteFact extends AuditFactBase {
+  type: 'pod';
+  /** The pod as received (create/update) or the patch body (patch). */
+  request?: unknown;
+  /** The pod as stored after admission. */
+  response?: unknown;
+  /** For patches: 'json' | 'merge' | 'strategic-merge' | 'apply', from the body's shape or requestURI. */
+  patchType?: 'json' | 'merge' | 'strategic-merge' | 'apply';
+  webhooks?: WebhookMutation[];
+  /** The audit event was truncated by the API server or CloudWatch: bodies lost. */
+  truncated?: boolean;
+  /** Delete options' preconditions uid / gracePeriodSeconds, to recognise the kubelet's final delete. */
+  gracePeriodSeconds?: number;
+}
+
+/** A write to a KafkaCluster custom resource (usually logged at Metadata level). */
+export interface KafkaClusterWriteFact extends AuditFactBase {
+  type: 'kafkacluster';
+}
+
+/** A write to a ConfigMap (metadata only; never its data). */
+export interface ConfigMapWriteFact extends AuditFactBase {
+  type: 'configmap';
+}
+
+/** A koperator log line the analysis uses. */
+export interface OperatorFact extends FactBase {
+  type: 'operator';
+  msg: string;
+  level: string;
+  /** KafkaCluster name and namespace from the controller-runtime context. */
+  kafkaCluster: string | null;
+  namespace: string | null;
+  pod: string | null;
+  brokerId: string | null;
+  /** The call's own keys the analysis reads (patch/original/modified/current, containerName, exitCode, reason, status). */
+  fields: Record<string, unknown>;
+}
+
+export type Fact = PodWriteFact | KafkaClusterWriteFact | ConfigMapWriteFact | OperatorFact;

@@ -1,0 +1,74 @@
+// The analysis contract (shared/spec/findings-contract.md), key for key.
+
+export type Classification =
+  | 'intent-change'
+  | 'external-mutation-revert'
+  | 'config-change'
+  | 'tainted-restart'
+  | 'container-terminated'
+  | 'external-deletion'
+  | 'unknown';
+
+export const CLASSIFICATIONS: readonly Classification[] = [
+  'intent-change',
+  'external-mutation-revert',
+  'config-change',
+  'tainted-restart',
+  'container-terminated',
+  'external-deletion',
+  'unknown',
+];
+
+export interface FieldChange {
+  path: string;
+  from: unknown;
+  to: unknown;
+  by: string | null;
+}
+
+export interface DeletedPod {
+  name: string;
+  uid: string | null;
+  deletedAt: string;
+  deletedBy: string | null;
+}
+
+export interface CreatedPod {
+  name: string;
+  uid: string | null;
+  createdAt: string;
+}
+
+export interface Recreation {
+  namespace: string;
+  kafkaCluster: string;
+  brokerId: string;
+  deletedPod: DeletedPod;
+  createdPod: CreatedPod | null;
+  classification: Classification;
+  fields: FieldChange[];
+  wouldRestart: { threeWayMerge: boolean; intentDiff: boolean } | null;
+  evidence: string[];
+}
+
+export interface Loop {
+  namespace: string;
+  kafkaCluster: string;
+  brokerId: string;
+  classification: Classification;
+  count: number;
+  firstAt: string;
+  lastAt: string;
+  periodSeconds: number;
+  fields: string[];
+  mutators: string[];
+  active: boolean;
+  /** Plain-words advice; an addition to the contract's keys, which checks ignore. */
+  recommendation: string;
+}
+
+export interface FindingsDocument {
+  recreations: Recreation[];
+  loops: Loop[];
+  summary: Record<string, unknown>;
+}
