@@ -1,0 +1,20 @@
+// Settings of one analysis run; the CLI flags and the YAML config file both fill this.
+export interface AnalysisOptions {
+  /** A loop is at least this many consecutive operator-initiated recreations. */
+  loopMinCount: number;
+  /** ...with no gap between two of them longer than this. */
+  loopMaxGapSeconds: number;
+  /** Keep only deletions in [since, until] (RFC 3339). */
+  since?: string;
+  until?: string;
+  namespaces?: string[];
+  kafkaClusters?: string[];
+  /** The operator's user names; learned from the logs when empty. */
+  operatorUsers?: string[];
+  /** spec.taintedBrokersSelector matchLabels, when known; otherwise the operator's taint log line decides. */
+  taintedBrokersSelector?: Record<string, string>;
+}
+
+export function defaultAnalysisOptions(): AnalysisOptions {
+  return { loopMinCount: 3, loopMaxGapSeconds: 600 };
+}
