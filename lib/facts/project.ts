@@ -1,7 +1,217 @@
-import type { Fact } from '../model/facts';
+// Projects one ingested record onto the facts the analysis reads, or null when the
+// record cannot matter. This is where the size of the data collapses: audit bodies
+// shrink to what a pod diff needs and secrets never pass.
+import type { Operation } from 'fast-json-patch';
+import type { AuditEvent } from '../model/audit';
+import type { Fact, OperatorFact, PodWriteFact, WebhookMutation } from '../model/facts';
 import type { LogRecord } from '../model/record';
+import type { OperatorLine } from '../model/operator-line';
+import { USED_MESSAGES } from '../koperator/log-messages';
 
-// Placeholder until the analysis core lands (issue 3).
-export function projectRecord(_rec: LogRecord): Fact | null {
-  return null;
+const READ_VERBS = new Set(['get', 'list', 'watch']);
+
+export function projectRecord(rec: LogRecord): Fact | null {
+  return rec.kind === 'audit' ? projectAudit(rec.event, rec.at) : projectOperator(rec.line, rec.at);
+}
+
+type Src = LogRecord['at'];
+
+function projectAudit(e: AuditEvent, src: Src): Fact | null {
+  const ref = e.objectRef;
+  if (!ref || READ_VERBS.has(e.verb) || typeof ref.namespace !== 'string') return null;
+  const response = isObject(e.responseObject) ? e.responseObject : undefined;
+  const base = {
+    at: e.requestReceivedTimestamp,
+    doneAt: e.stageTimestamp || e.requestReceivedTimestamp,
+    src,
+    auditID: e.auditID,
+    stage: e.stage,
+    level: e.level,
+    verb: e.verb,
+    user: e.user?.username ?? '',
+    namespace: ref.namespace,
+    name: ref.name || stringAt(response, 'metadata', 'name'),
+    uid: ref.uid || null,
+    subresource: ref.subresource || null,
+    code: typeof e.responseStatus?.code === 'number' ? e.responseStatus.code : null,
+  };
+  switch (ref.resource) {
+    case 'pods':
+      return projectPod(e, base, response);
+    case 'kafkaclusters':
+      return { type: 'kafkacluster', ...base };
+    case 'configmaps':
+      return { type: 'configmap', ...base };
+    default:
+      return null;
+  }
+}
+
+function projectPod(
+  e: AuditEvent,
+  base: Omit<PodWriteFact, 'type'>,
+  response: Record<string, unknown> | undefined,
+): PodWriteFact {
+  const fact: PodWriteFact = { type: 'pod', ...base };
+  const sub = base.subresource;
+  const request = e.requestObject;
+  if (sub === 'status') {
+    // Only the parts of status that say a container or the pod ended.
+    if (isObject(request)) fact.request = slimStatusPatch(request);
+    return fact;
+  }
+  if (sub === 'binding' || sub === 'eviction') {
+    fact.uid = base.uid ?? stringAt(request, 'target', 'uid') ?? null;
+    return fact;
+  }
+  if (e.verb === 'delete') {
+    if (isObject(request)) {
+      const grace = request.gracePeriodSeconds;
+      if (typeof grace === 'number') fact.gracePeriodSeconds = grace;
+      fact.uid = fact.uid ?? stringAt(request, 'preconditions', 'uid');
+    }
+  } else if (request !== undefined && request !== null) {
+    fact.request = isObject(request) && request.kind === 'Pod' ? slimPod(request) : request;
+    if (e.verb === 'patch') fact.patchType = patchTypeOf(request);
+  }
+  if (response && response.kind === 'Pod') {
+    fact.response = slimPod(response);
+    fact.uid = fact.uid ?? stringAt(response, 'metadata', 'uid');
+  }
+  const webhooks = webhookMutations(e.annotations);
+  if (webhooks.length) fact.webhooks = webhooks;
+  if (e.annotations?.['audit.k8s.io/truncated'] === 'true') fact.truncated = true;
+  return fact;
+}
+
+function patchTypeOf(body: unknown): PodWriteFact['patchType'] {
+  if (Array.isArray(body)) return 'json';
+  if (isObject(body) && typeof body.apiVersion === 'string' && typeof body.kind === 'string') return 'apply';
+  // Merge and strategic-merge bodies look alike; kubectl and most controllers send
+  // strategic-merge for built-in types, and for maps and scalars the two agree.
+  return 'strategic-merge';
+}
+
+const MUTATION_PREFIX = 'mutation.webhook.admission.k8s.io/';
+const PATCH_PREFIX = 'patch.webhook.admission.k8s.io/';
+
+/** Mutating-webhook annotations of an admission, in (round, index) order. */
+export function webhookMutations(annotations: Record<string, string> | undefined): WebhookMutation[] {
+  if (!annotations) return [];
+  const byStep = new Map<string, WebhookMutation>();
+  for (const [key, value] of Object.entries(annotations)) {
+    const isPatch = key.startsWith(PATCH_PREFIX);
+    if (!isPatch && !key.startsWith(MUTATION_PREFIX)) continue;
+    const m = /round_(\d+)_index_(\d+)$/.exec(key);
+    if (!m) continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      continue;
+    }
+    if (!isObject(parsed)) continue;
+    const step = `${m[1]}/${m[2]}`;
+    const entry = byStep.get(step) ?? {
+      round: Number(m[1]),
+      index: Number(m[2]),
+      configuration: '',
+      webhook: '',
+      mutated: false,
+    };
+    if (typeof parsed.configuration === 'string') entry.configuration = parsed.configuration;
+    if (typeof parsed.webhook === 'string') entry.webhook = parsed.webhook;
+    if (isPatch) {
+      if (Array.isArray(parsed.patch)) {
+        entry.patch = parsed.patch as Operation[];
+        entry.mutated = entry.mutated || parsed.patch.length > 0;
+      }
+    } else if (parsed.mutated === true) {
+      entry.mutated = true;
+    }
+    byStep.set(step, entry);
+  }
+  return [...byStep.values()].sort((a, b) => a.round - b.round || a.index - b.index);
+}
+
+function slimPod(pod: Record<string, unknown>): Record<string, unknown> {
+  const meta = isObject(pod.metadata) ? { ...pod.metadata } : undefined;
+  if (meta) delete meta.managedFields;
+  const out: Record<string, unknown> = { ...pod };
+  if (meta) out.metadata = meta;
+  if (isObject(pod.status)) out.status = slimStatus(pod.status);
+  return out;
+}
+
+function slimStatusPatch(body: Record<string, unknown>): Record<string, unknown> {
+  return isObject(body.status) ? { status: slimStatus(body.status) } : {};
+}
+
+function slimStatus(status: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of ['phase', 'reason'] as const) if (typeof status[k] === 'string') out[k] = status[k];
+  for (const k of ['containerStatuses', 'initContainerStatuses'] as const) {
+    const list = status[k];
+    if (!Array.isArray(list)) continue;
+    out[k] = list.filter(isObject).map((c) => {
+      const slim: Record<string, unknown> = { name: c.name };
+      for (const s of ['state', 'lastState'] as const) {
+        const term = isObject(c[s]) && isObject((c[s] as Record<string, unknown>).terminated);
+        if (term) {
+          const t = (c[s] as Record<string, Record<string, unknown>>).terminated;
+          slim[s] = { terminated: { reason: t.reason, exitCode: t.exitCode } };
+        }
+      }
+      return slim;
+    });
+  }
+  return out;
+}
+
+/** Keys of the operator's own log calls the analysis reads; the rest stays behind. */
+const OPERATOR_KEYS = ['patch', 'current', 'modified', 'original', 'containerName', 'exitCode', 'reason', 'kind'];
+
+function projectOperator(line: OperatorLine, src: Src): OperatorFact | null {
+  if (!USED_MESSAGES.has(line.msg)) return null;
+  const f = line.fields;
+  const cr = isObject(f.KafkaCluster) ? f.KafkaCluster : undefined;
+  const pod = typeof f.pod === 'string' ? f.pod : stringAt(f.pod, 'name');
+  const fields: Record<string, unknown> = {};
+  for (const k of OPERATOR_KEYS) if (f[k] !== undefined) fields[k] = f[k];
+  // The downscale path logs `brokerId` before `pod`; key order is the only tell.
+  const keys = Object.keys(f);
+  if (keys.includes('brokerId') && keys.includes('pod') && keys.indexOf('brokerId') < keys.indexOf('pod')) {
+    fields.brokerIdFirst = true;
+  }
+  return {
+    type: 'operator',
+    at: line.ts,
+    src,
+    msg: line.msg,
+    level: line.level,
+    kafkaCluster:
+      stringAt(cr, 'name') ?? str(f.clusterName) ?? str(f['Request.Name']) ?? (cr ? null : str(f.name)),
+    namespace:
+      stringAt(cr, 'namespace') ?? str(f.clusterNamespace) ?? str(f['Request.Namespace']) ?? str(f.namespace),
+    pod,
+    brokerId: typeof f.brokerId === 'string' ? f.brokerId : typeof f.brokerId === 'number' ? String(f.brokerId) : null,
+    fields,
+  };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function str(v: unknown): string | null {
+  return typeof v === 'string' && v !== '' ? v : null;
+}
+
+function stringAt(v: unknown, ...keys: string[]): string | null {
+  let cur: unknown = v;
+  for (const k of keys) {
+    if (!isObject(cur)) return null;
+    cur = cur[k];
+  }
+  return str(cur);
 }

@@ -1,0 +1,127 @@
+// Who set a field's live value: the last actor after the create whose write touched it,
+// else the mutating webhook whose admission patch set it (patches replayed in (round,
+// index) order on the pod as koperator sent it), else, at Metadata level, the webhooks
+// that reported a mutation. Null where the logs cannot tell.
+import { applyJsonPatch } from '../k8s/apply-patch';
+import { jsonPointerToPath } from '../k8s/paths';
+import { listStrategy } from '../k8s/pod-schema';
+import type { PodWriteFact } from '../model/facts';
+import { pathsOverlap, sameFieldValue, valueAtPath } from './field-value';
+import { applyWrite, isObject } from './states';
+import type { Incarnation } from './timeline';
+
+export interface Attribution {
+  by: string | null;
+  /** Audit IDs of the writes or admission the answer rests on. */
+  evidence: string[];
+  note?: string;
+}
+
+export function attributeField(inc: Incarnation, path: string, operatorUsers: Set<string>): Attribution {
+  const later = lastLaterWriter(inc, path, operatorUsers);
+  if (later) return later;
+  return webhookAuthor(inc, path);
+}
+
+function lastLaterWriter(inc: Incarnation, path: string, operatorUsers: Set<string>): Attribution | null {
+  let state: unknown = inc.create?.response;
+  let found: Attribution | null = null;
+  const end = inc.deletion?.facts[0];
+  for (const w of inc.writes) {
+    if (w === end) break;
+    if (w.verb === 'delete' || w.subresource === 'status' || w.subresource === 'eviction') continue;
+    const touched = touches(w, state, path);
+    if (isObject(w.response)) state = w.response;
+    else if (state && w.verb === 'patch' && w.request !== undefined) state = applyWrite(state, w) ?? state;
+    if (!touched) continue;
+    found = operatorUsers.has(w.user) ? null : { by: w.user, evidence: [w.auditID] };
+  }
+  return found;
+}
+
+/** Did this write change (or name) the field? */
+function touches(w: PodWriteFact, before: unknown, path: string): boolean {
+  if (w.verb === 'patch' && w.request !== undefined) {
+    return namedPaths(w, before).some((p) => pathsOverlap(path, p));
+  }
+  if (before !== undefined && isObject(w.response)) {
+    return !sameFieldValue(valueAtPath(before, path), valueAtPath(w.response, path));
+  }
+  return false;
+}
+
+/** The fields a patch body names, in contract path syntax. */
+export function namedPaths(w: PodWriteFact, before: unknown): string[] {
+  const body = w.request;
+  if (Array.isArray(body)) {
+    const resolveAgainst = w.response ?? before;
+    return body
+      .filter(isObject)
+      .flatMap((op) => [op.path, op.from])
+      .filter((p): p is string => typeof p === 'string')
+      .map((p) => jsonPointerToPath(p, resolveAgainst));
+  }
+  const out: string[] = [];
+  if (isObject(body)) walkBody(body, [], [], out);
+  return out;
+}
+
+function walkBody(node: Record<string, unknown>, schemaPath: string[], parts: string[], out: string[]): void {
+  for (const [k, v] of Object.entries(node)) {
+    if (k.startsWith('$')) continue;
+    const keyPart = /^[A-Za-z0-9_-]+$/.test(k) ? k : `["${k}"]`;
+    const here = [...parts, keyPart];
+    const sp = [...schemaPath, k];
+    if (isObject(v) && Object.keys(v).length > 0) {
+      walkBody(v, sp, here, out);
+    } else if (Array.isArray(v)) {
+      const strategy = listStrategy(sp);
+      if (strategy.kind === 'merge') {
+        for (const el of v) {
+          if (!isObject(el) || el[strategy.key] === undefined) continue;
+          const elemPart = `[${strategy.key}=${String(el[strategy.key])}]`;
+          const rest = Object.fromEntries(Object.entries(el).filter(([ek]) => ek !== strategy.key));
+          if (Object.keys(rest).length === 0) out.push(join([...here, elemPart]));
+          else walkBody(rest, sp, [...here, elemPart], out);
+        }
+      } else {
+        out.push(join(here));
+      }
+    } else {
+      out.push(join(here));
+    }
+  }
+}
+
+function join(parts: string[]): string {
+  return parts.reduce((acc, p) => (acc === '' ? p : p.startsWith('[') ? acc + p : `${acc}.${p}`), '');
+}
+
+function webhookAuthor(inc: Incarnation, path: string): Attribution {
+  const create = inc.create;
+  const hooks = create?.webhooks ?? [];
+  if (!create || hooks.length === 0) return { by: null, evidence: [] };
+  const withPatches = hooks.filter((h) => h.patch);
+  if (withPatches.length > 0 && isObject(create.request)) {
+    let state: unknown = create.request;
+    let by: string | null = null;
+    for (const h of withPatches) {
+      const r = applyJsonPatch(state, h.patch);
+      if (!r.ok) continue;
+      if (!sameFieldValue(valueAtPath(state, path), valueAtPath(r.value, path))) by = `${h.configuration}/${h.webhook}`;
+      state = r.value;
+    }
+    return { by, evidence: by ? [create.auditID] : [] };
+  }
+  // Metadata level: only which webhooks mutated the pod is known, not what they changed.
+  const mutators = [...new Set(hooks.filter((h) => h.mutated).map((h) => `${h.configuration}/${h.webhook}`))];
+  if (mutators.length === 0) return { by: null, evidence: [] };
+  return {
+    by: mutators.join(' or '),
+    evidence: [create.auditID],
+    note:
+      mutators.length === 1
+        ? `${path}: the only mutating webhook at admission (audit at Metadata level, no patch body)`
+        : `${path}: one of ${mutators.length} mutating webhooks (audit at Metadata level, no patch bodies)`,
+  };
+}

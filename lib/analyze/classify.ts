@@ -1,0 +1,182 @@
+// Decides why one broker pod was deleted, in koperator's own order
+// (findings-contract.md, "Classes"): a deletion by someone else first, then tainted
+// labels, then a non-empty three-way diff (intent change or external-mutation revert),
+// then a terminated container or evicted pod, then a configuration change, else unknown.
+import type { FieldChange, Recreation } from '../model/findings';
+import type { Classification } from '../model/findings';
+import { intentDecision, threeWayDecision, type DiffDecision } from '../koperator/pod-diff';
+import { brokerConfigMapName } from '../koperator/naming';
+import { isTaintMessage, MSG } from '../koperator/log-messages';
+import type { AnalysisOptions } from './options';
+import { attributeField } from './attribution';
+import { reconstructStates, isObject, type PodStates } from './states';
+import { compareTimes, secondsBetween } from './time';
+import type { Incarnation, Timeline } from './timeline';
+
+/** How far before a deletion an operator line or a cause may lie and still explain it. */
+const CAUSE_WINDOW_SECONDS = 120;
+
+export function classifyDeletion(
+  inc: Incarnation,
+  successor: Incarnation | null,
+  tl: Timeline,
+  opts: AnalysisOptions,
+): Recreation {
+  const deletion = inc.deletion!;
+  const broker = inc.broker!;
+  const evidence: string[] = [];
+  for (const f of deletion.facts) evidence.push(f.auditID);
+  if (inc.create) evidence.push(inc.create.auditID);
+  if (successor?.create) evidence.push(successor.create.auditID);
+  if (inc.brokerFromName) evidence.push('broker read from the pod name (no labels in the data)');
+
+  const states = reconstructStates(inc, successor, tl.kafkaClusterWrites, tl.operatorUsers);
+  const known = states.original && states.modified && states.current;
+  let three: DiffDecision | null = null;
+  let intent: DiffDecision | null = null;
+  if (known) {
+    three = threeWayDecision(states.original, states.modified, states.current);
+    intent = intentDecision(states.original, states.modified);
+  }
+  const wouldRestart = three && intent ? { threeWayMerge: three.changed, intentDiff: intent.changed } : null;
+
+  const rec = (classification: Classification, fields: FieldChange[] = [], extra: string[] = []): Recreation => ({
+    namespace: inc.namespace,
+    kafkaCluster: broker.kafkaCluster,
+    brokerId: broker.brokerId,
+    deletedPod: { name: inc.name, uid: inc.uid, deletedAt: deletion.at, deletedBy: deletion.by },
+    createdPod: successor
+      ? { name: successor.name, uid: successor.uid, createdAt: successor.createdAt ?? deletion.at }
+      : null,
+    classification,
+    fields,
+    wouldRestart,
+    evidence: [...new Set([...evidence, ...extra])],
+  });
+
+  if (deletion.by === null) {
+    return rec('unknown', [], [
+      'deleter unknown: only the kubelet final delete is in the data and no operator line names the pod',
+      ...states.notes,
+    ]);
+  }
+  if (!tl.operatorUsers.has(deletion.by)) return rec('external-deletion');
+
+  const taint = taintEvidence(inc, states, opts);
+  if (taint) return rec('tainted-restart', [], [taint]);
+
+  if (!successor && isDownscale(inc, tl)) {
+    return rec('intent-change', [], ['downscale: no successor pod, and the operator removed the broker']);
+  }
+
+  if (three?.changed && intent) {
+    if (intent.changed) {
+      const by = lastKafkaClusterAuthor(inc, tl);
+      const fields = intent.fields.map((f) => ({ path: f.path, from: f.from, to: f.to, by: by?.user ?? null }));
+      return rec('intent-change', fields, by ? [by.auditID, ...states.notes] : states.notes);
+    }
+    const extra: string[] = [...states.notes];
+    const fields = three.fields.map((f) => {
+      const a = attributeField(inc, f.path, tl.operatorUsers);
+      extra.push(...a.evidence);
+      if (a.note) extra.push(a.note);
+      return { path: f.path, from: f.from, to: f.to, by: a.by };
+    });
+    return rec('external-mutation-revert', fields, extra);
+  }
+
+  const terminated = terminationEvidence(inc);
+  if (terminated) return rec('container-terminated', [], [terminated]);
+  const config = configChangeEvidence(inc, tl);
+  if (config) return rec('config-change', [], [config]);
+  if (!known) return rec('unknown', [], ['cannot replay the diff', ...states.notes]);
+  return rec('unknown', [], ['three-way diff empty, no taint, no terminated container, no configuration change seen']);
+}
+
+function taintEvidence(inc: Incarnation, states: PodStates, opts: AnalysisOptions): string | null {
+  const line = linesBefore(inc).find((l) => isTaintMessage(l.msg));
+  if (line) return `operator: "${line.msg}" at ${line.at} (${line.src.source}:${line.src.line})`;
+  const selector = opts.taintedBrokersSelector;
+  const labels = isObject(states.current?.metadata) ? states.current.metadata.labels : undefined;
+  if (selector && Object.keys(selector).length > 0 && isObject(labels)) {
+    if (Object.entries(selector).every(([k, v]) => labels[k] === v)) {
+      return `live labels match taintedBrokersSelector ${JSON.stringify(selector)}`;
+    }
+  }
+  return null;
+}
+
+function terminationEvidence(inc: Incarnation): string | null {
+  const line = linesBefore(inc).find((l) => l.msg === MSG.terminatedContainer);
+  if (line) {
+    const f = line.fields;
+    return `operator: terminated container ${String(f.containerName ?? '?')} (${String(f.reason ?? '?')}, exit ${String(f.exitCode ?? '?')}) at ${line.at}`;
+  }
+  const end = inc.deletion?.facts[0];
+  for (const w of inc.writes) {
+    if (w === end) break;
+    const status = isObject(w.request) && isObject(w.request.status) ? w.request.status : isObject(w.response) ? w.response.status : undefined;
+    if (!isObject(status)) continue;
+    if (status.reason === 'Evicted' || status.reason === 'Shutdown' || status.reason === 'NodeShutdown') {
+      return `pod ${String(status.reason)} (audit ${w.auditID})`;
+    }
+    for (const c of Array.isArray(status.containerStatuses) ? status.containerStatuses : []) {
+      const term = isObject(c) && isObject(c.state) && isObject(c.state.terminated) ? c.state.terminated : null;
+      if (term) return `container ${String(c.name)} terminated (${String(term.reason)}, exit ${String(term.exitCode)}) (audit ${w.auditID})`;
+    }
+  }
+  return null;
+}
+
+function configChangeEvidence(inc: Incarnation, tl: Timeline): string | null {
+  const broker = inc.broker!;
+  const cmName = brokerConfigMapName(broker.kafkaCluster, broker.brokerId);
+  const from = inc.createdAt;
+  const until = inc.deletion!.at;
+  const write = tl.configMapWrites.find(
+    (w) =>
+      w.namespace === inc.namespace &&
+      w.name === cmName &&
+      w.verb !== 'create' &&
+      (!from || compareTimes(w.at, from) > 0) &&
+      compareTimes(w.at, until) <= 0,
+  );
+  return write ? `ConfigMap ${cmName} ${write.verb} by ${write.user} at ${write.at} (audit ${write.auditID})` : null;
+}
+
+function isDownscale(inc: Incarnation, tl: Timeline): boolean {
+  const deleted = linesBefore(inc).find((l) => l.msg === MSG.brokerPodDeleted);
+  if (deleted?.fields.brokerIdFirst === true) return true;
+  const broker = inc.broker!;
+  const cmName = brokerConfigMapName(broker.kafkaCluster, broker.brokerId);
+  return tl.configMapWrites.some(
+    (w) =>
+      w.namespace === inc.namespace &&
+      w.name === cmName &&
+      w.verb === 'delete' &&
+      Math.abs(secondsBetween(inc.deletion!.at, w.at)) <= CAUSE_WINDOW_SECONDS,
+  );
+}
+
+function lastKafkaClusterAuthor(inc: Incarnation, tl: Timeline) {
+  const until = inc.deletion!.at;
+  let found: Timeline['kafkaClusterWrites'][number] | null = null;
+  for (const w of tl.kafkaClusterWrites) {
+    if (compareTimes(w.at, until) > 0) break;
+    if (w.namespace !== inc.namespace || w.name !== inc.broker!.kafkaCluster) continue;
+    if (w.subresource !== null || tl.operatorUsers.has(w.user)) continue;
+    if (w.verb !== 'patch' && w.verb !== 'update' && w.verb !== 'create') continue;
+    if (w.code !== null && (w.code < 200 || w.code >= 300)) continue;
+    found = w;
+  }
+  return found;
+}
+
+/** Operator lines about this pod up to shortly after its deletion started. */
+function linesBefore(inc: Incarnation) {
+  const at = inc.deletion!.at;
+  return inc.operatorLines.filter((l) => {
+    const s = secondsBetween(l.at, at);
+    return s >= -5 && s <= CAUSE_WINDOW_SECONDS;
+  });
+}

@@ -1,0 +1,93 @@
+// Loops (findings-contract.md): at least `loopMinCount` consecutive recreations of one
+// broker, each initiated by the operator, none more than `loopMaxGapSeconds` after the
+// previous one. A deletion by anyone else ends the run.
+import type { Classification, Loop, Recreation } from '../model/findings';
+import { loopRecommendation } from '../koperator/recommendation';
+import type { AnalysisOptions } from './options';
+import { compareTimes, secondsBetween } from './time';
+
+export function findLoops(
+  recreations: Recreation[],
+  operatorUsers: Set<string>,
+  newestAt: string,
+  opts: AnalysisOptions,
+): Loop[] {
+  const byBroker = new Map<string, Recreation[]>();
+  for (const r of recreations) {
+    const k = `${r.namespace}\u0000${r.kafkaCluster}\u0000${r.brokerId}`;
+    const list = byBroker.get(k) ?? [];
+    list.push(r);
+    byBroker.set(k, list);
+  }
+  const loops: Loop[] = [];
+  for (const list of byBroker.values()) {
+    list.sort((a, b) => compareTimes(a.deletedPod.deletedAt, b.deletedPod.deletedAt));
+    let run: Recreation[] = [];
+    const flush = () => {
+      if (run.length >= opts.loopMinCount) loops.push(toLoop(run, newestAt));
+      run = [];
+    };
+    for (const r of list) {
+      const byOperator = r.deletedPod.deletedBy !== null && operatorUsers.has(r.deletedPod.deletedBy);
+      if (!byOperator) {
+        flush();
+        continue;
+      }
+      const prev = run[run.length - 1];
+      if (prev && secondsBetween(prev.deletedPod.deletedAt, r.deletedPod.deletedAt) > opts.loopMaxGapSeconds) flush();
+      run.push(r);
+    }
+    flush();
+  }
+  return loops.sort((a, b) => compareTimes(a.firstAt, b.firstAt));
+}
+
+function toLoop(run: Recreation[], newestAt: string): Loop {
+  const first = run[0];
+  const last = run[run.length - 1];
+  const gaps: number[] = [];
+  for (let i = 1; i < run.length; i++) {
+    gaps.push(secondsBetween(run[i - 1].deletedPod.deletedAt, run[i].deletedPod.deletedAt));
+  }
+  const period = Math.round(median(gaps) * 10) / 10;
+  const classification = mostCommon(run.map((r) => r.classification));
+  const fields: string[] = [];
+  const mutators: string[] = [];
+  for (const r of run) {
+    if (r.classification !== classification) continue;
+    for (const f of r.fields) {
+      if (!fields.includes(f.path)) fields.push(f.path);
+      if (f.by && !mutators.includes(f.by)) mutators.push(f.by);
+    }
+  }
+  const active = secondsBetween(last.deletedPod.deletedAt, newestAt) <= 2 * Math.max(period, 1);
+  return {
+    namespace: first.namespace,
+    kafkaCluster: first.kafkaCluster,
+    brokerId: first.brokerId,
+    classification,
+    count: run.length,
+    firstAt: first.deletedPod.deletedAt,
+    lastAt: last.deletedPod.deletedAt,
+    periodSeconds: period,
+    fields,
+    mutators,
+    active,
+    recommendation: loopRecommendation(classification, fields, mutators),
+  };
+}
+
+function median(xs: number[]): number {
+  if (xs.length === 0) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+function mostCommon(xs: Classification[]): Classification {
+  const counts = new Map<Classification, number>();
+  for (const x of xs) counts.set(x, (counts.get(x) ?? 0) + 1);
+  let best = xs[0];
+  for (const [k, v] of counts) if (v > (counts.get(best) ?? 0)) best = k;
+  return best;
+}

@@ -1,0 +1,127 @@
+// The three states koperator's diff compares (koperator-diff-semantics.md, "The three
+// states"): original = the deleted pod's last-applied annotation, modified = the
+// successor's, current = the live pod as it stood at the deletion. Each comes from the
+// best source the logs hold, and every substitution is written down as a note.
+import { decodeLastApplied, LAST_APPLIED_ANNOTATION } from '../k8s/last-applied';
+import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '../k8s/apply-patch';
+import type { KafkaClusterWriteFact, OperatorFact, PodWriteFact } from '../model/facts';
+import { MSG } from '../koperator/log-messages';
+import { compareTimes } from './time';
+import { parseMaybeJson, type Incarnation } from './timeline';
+
+export interface PodStates {
+  original: Record<string, unknown> | null;
+  modified: Record<string, unknown> | null;
+  current: Record<string, unknown> | null;
+  /** Where a state came from other than its first-choice source, or why it is missing. */
+  notes: string[];
+}
+
+export function lastAppliedOf(pod: unknown): Record<string, unknown> | null {
+  if (!isObject(pod) || !isObject(pod.metadata)) return null;
+  const ann = pod.metadata.annotations;
+  if (!isObject(ann) || typeof ann[LAST_APPLIED_ANNOTATION] !== 'string') return null;
+  const decoded = decodeLastApplied(ann[LAST_APPLIED_ANNOTATION] as string);
+  return decoded.ok ? decoded.value : null;
+}
+
+/** The last verbose "kafka pod resource diffs" line about this pod before its deletion. */
+export function verboseDiffLine(inc: Incarnation): OperatorFact | null {
+  const until = inc.deletion?.at;
+  let found: OperatorFact | null = null;
+  for (const l of inc.operatorLines) {
+    if (l.msg !== MSG.resourceDiffs) continue;
+    if (until && compareTimes(l.at, until) > 5_000_000) continue;
+    found = l;
+  }
+  return found;
+}
+
+function fromVerbose(line: OperatorFact | null, key: 'original' | 'modified' | 'current'): Record<string, unknown> | null {
+  if (!line) return null;
+  const v = parseMaybeJson(line.fields[key]);
+  return isObject(v) ? v : null;
+}
+
+export function originalOf(inc: Incarnation): Record<string, unknown> | null {
+  const candidates = [inc.create?.request, inc.create?.response, ...inc.writes.map((w) => w.response)];
+  for (const c of candidates) {
+    const la = lastAppliedOf(c);
+    if (la) return la;
+  }
+  return null;
+}
+
+export function reconstructStates(
+  inc: Incarnation,
+  successor: Incarnation | null,
+  kafkaClusterWrites: KafkaClusterWriteFact[],
+  operatorUsers: Set<string>,
+): PodStates {
+  const notes: string[] = [];
+  const verbose = verboseDiffLine(inc);
+
+  let original = originalOf(inc);
+  if (!original && (original = fromVerbose(verbose, 'original'))) notes.push('original: from the verbose operator diff');
+
+  let modified = successor ? originalOf(successor) : null;
+  if (!modified && (modified = fromVerbose(verbose, 'modified'))) notes.push('modified: from the verbose operator diff');
+  if (!modified && original) {
+    const from = inc.createdAt;
+    const until = inc.deletion?.at;
+    const crWrites = kafkaClusterWrites.filter(
+      (w) =>
+        w.namespace === inc.namespace &&
+        w.name === inc.broker?.kafkaCluster &&
+        w.subresource === null &&
+        !operatorUsers.has(w.user) &&
+        (!from || compareTimes(w.at, from) >= 0) &&
+        (!until || compareTimes(w.at, until) <= 0),
+    );
+    if (from && crWrites.length === 0) {
+      modified = original;
+      notes.push('modified: successor not in the data; no KafkaCluster write seen since the pod was created, so original stands in');
+    } else {
+      notes.push('modified: missing (no successor pod, no verbose operator diff, and the KafkaCluster may have changed)');
+    }
+  }
+  if (!original) notes.push('original: missing (no last-applied annotation and no verbose operator diff)');
+
+  let current = currentOf(inc);
+  if (!current && (current = fromVerbose(verbose, 'current'))) notes.push('current: from the verbose operator diff');
+  if (!current) notes.push('current: missing (pod bodies not logged)');
+  return { original, modified, current, notes };
+}
+
+/** The live pod at the deletion: the newest stored body, then any body-only writes after it. */
+export function currentOf(inc: Incarnation): Record<string, unknown> | null {
+  let state: Record<string, unknown> | null = isObject(inc.create?.response) ? inc.create!.response : null;
+  const end = inc.deletion?.facts[0];
+  for (const w of inc.writes) {
+    if (w === end) return isObject(w.response) ? w.response : state;
+    if (isObject(w.response)) {
+      state = w.response;
+      continue;
+    }
+    if (!state || w.verb !== 'patch' || w.request === undefined) continue;
+    const next = applyWrite(state, w);
+    if (next) state = next;
+  }
+  return state;
+}
+
+export function applyWrite(state: unknown, w: PodWriteFact): Record<string, unknown> | null {
+  const r =
+    w.patchType === 'json'
+      ? applyJsonPatch(state, w.request)
+      : w.patchType === 'merge'
+        ? applyMergePatch(state, w.request)
+        : applyStrategicMergePatch(state, w.request);
+  return r.ok && isObject(r.value) ? r.value : null;
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+export type { PodWriteFact };

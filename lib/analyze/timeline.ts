@@ -1,0 +1,230 @@
+// Rebuilds every koperator broker pod's life from the facts: its create (with the
+// webhooks that admitted it), every later write, and its end. Facts arrive out of
+// order across files; everything here is ordered by when the API server finished the
+// request (stageTimestamp), operator lines by their own `ts`.
+import type { ConfigMapWriteFact, Fact, KafkaClusterWriteFact, OperatorFact, PodWriteFact } from '../model/facts';
+import { brokerOfPod, brokerOfPodName, kafkaClusterOwner, type BrokerIdentity } from '../koperator/naming';
+import { MSG } from '../koperator/log-messages';
+import { compareTimes, secondsBetween } from './time';
+
+export interface Deletion {
+  at: string;
+  /** The user who asked first; null when only the kubelet's final delete was seen and nothing names the asker. */
+  by: string | null;
+  via: 'delete' | 'eviction' | 'final-delete';
+  facts: PodWriteFact[];
+}
+
+export interface Incarnation {
+  namespace: string;
+  name: string;
+  uid: string | null;
+  broker: BrokerIdentity | null;
+  /** The broker was read off the pod name only (no labels in the data). */
+  brokerFromName: boolean;
+  create: PodWriteFact | null;
+  createdAt: string | null;
+  /** Writes after the create, in the order they took effect (includes deletes). */
+  writes: PodWriteFact[];
+  deletion: Deletion | null;
+  /** Eviction attempts the API server refused (PDB), kept as evidence only. */
+  refusedEvictions: PodWriteFact[];
+  operatorLines: OperatorFact[];
+}
+
+export interface Timeline {
+  /** Broker pods only, in creation (or first-seen) order. */
+  incarnations: Incarnation[];
+  kafkaClusterWrites: KafkaClusterWriteFact[];
+  configMapWrites: ConfigMapWriteFact[];
+  operatorLines: OperatorFact[];
+  operatorUsers: Set<string>;
+  /** The newest time any fact carries: "the end of the data". */
+  newestAt: string;
+}
+
+const ok = (f: PodWriteFact) => f.code === null || (f.code >= 200 && f.code < 300);
+
+export function isKubeletFinalDelete(f: PodWriteFact): boolean {
+  return f.verb === 'delete' && f.user.startsWith('system:node:') && f.gracePeriodSeconds === 0;
+}
+
+export function factTime(f: Fact): string {
+  return f.type === 'operator' ? f.at : f.doneAt || f.at;
+}
+
+export function buildTimeline(facts: Fact[], configuredOperators: string[] = []): Timeline {
+  const sorted = [...facts].sort((a, b) => compareTimes(factTime(a), factTime(b)));
+  const pods: PodWriteFact[] = [];
+  const kafkaClusterWrites: KafkaClusterWriteFact[] = [];
+  const configMapWrites: ConfigMapWriteFact[] = [];
+  const operatorLines: OperatorFact[] = [];
+  let newestAt = '';
+  for (const f of sorted) {
+    const t = factTime(f);
+    if (!newestAt || compareTimes(t, newestAt) > 0) newestAt = t;
+    if (f.type === 'pod') pods.push(f);
+    else if (f.type === 'kafkacluster') kafkaClusterWrites.push(f);
+    else if (f.type === 'configmap') configMapWrites.push(f);
+    else operatorLines.push(f);
+  }
+
+  const operatorUsers = new Set(configuredOperators);
+  if (operatorUsers.size === 0) for (const u of learnOperatorUsers(pods)) operatorUsers.add(u);
+
+  const all: Incarnation[] = [];
+  const byName = new Map<string, Incarnation>();
+  const byUid = new Map<string, Incarnation>();
+  const pendingCreates = new Map<string, PodWriteFact[]>();
+  const key = (ns: string, name: string) => `${ns}/${name}`;
+
+  const open = (ns: string, name: string, uid: string | null, create: PodWriteFact | null): Incarnation => {
+    const inc: Incarnation = {
+      namespace: ns,
+      name,
+      uid,
+      broker: null,
+      brokerFromName: false,
+      create,
+      createdAt: create ? create.at : null,
+      writes: [],
+      deletion: null,
+      refusedEvictions: [],
+      operatorLines: [],
+    };
+    all.push(inc);
+    byName.set(key(ns, name), inc);
+    if (uid) byUid.set(uid, inc);
+    return inc;
+  };
+  const find = (f: PodWriteFact): Incarnation | undefined =>
+    (f.uid ? byUid.get(f.uid) : undefined) ?? (f.name ? byName.get(key(f.namespace, f.name)) : undefined);
+
+  for (const f of pods) {
+    if (f.verb === 'create' && f.subresource === null) {
+      if (!ok(f)) continue;
+      if (f.name) {
+        const inc = open(f.namespace, f.name, f.uid, f);
+        inc.broker = brokerOfPod(f.response) ?? brokerOfPod(f.request);
+      } else {
+        // Metadata level with generateName: the scheduler's binding names the pod.
+        const list = pendingCreates.get(f.namespace) ?? [];
+        list.push(f);
+        pendingCreates.set(f.namespace, list);
+      }
+      continue;
+    }
+    if (f.verb === 'create' && f.subresource === 'binding') {
+      if (!f.name || find(f)) {
+        const inc = find(f);
+        if (inc && !inc.uid && f.uid) {
+          inc.uid = f.uid;
+          byUid.set(f.uid, inc);
+        }
+        continue;
+      }
+      const pending = pendingCreates.get(f.namespace) ?? [];
+      const idx = pending.findIndex((c) => secondsBetween(c.at, f.at) >= 0 && secondsBetween(c.at, f.at) < 30);
+      const create = idx >= 0 ? pending.splice(idx, 1)[0] : null;
+      const inc = open(f.namespace, f.name, f.uid, create);
+      inc.broker = create ? (brokerOfPod(create.request) ?? null) : null;
+      continue;
+    }
+    let inc = find(f);
+    if (!inc && f.name) inc = open(f.namespace, f.name, f.uid, null);
+    if (!inc) continue;
+    if (!inc.uid && f.uid) {
+      inc.uid = f.uid;
+      byUid.set(f.uid, inc);
+    }
+    if (!inc.broker) inc.broker = brokerOfPod(f.response) ?? null;
+    if (f.subresource === 'eviction') {
+      if (ok(f)) {
+        inc.writes.push(f);
+        if (!inc.deletion) inc.deletion = { at: f.at, by: f.user, via: 'eviction', facts: [f] };
+        else inc.deletion.facts.push(f);
+      } else {
+        inc.refusedEvictions.push(f);
+      }
+      continue;
+    }
+    if (!ok(f)) continue;
+    inc.writes.push(f);
+    if (f.verb === 'delete' || f.verb === 'deletecollection') {
+      if (!inc.deletion) {
+        inc.deletion = isKubeletFinalDelete(f)
+          ? { at: f.at, by: null, via: 'final-delete', facts: [f] }
+          : { at: f.at, by: f.user, via: 'delete', facts: [f] };
+      } else {
+        inc.deletion.facts.push(f);
+      }
+    }
+  }
+
+  for (const line of operatorLines) attachOperatorLine(line, byName, key);
+
+  const brokers = all.filter((inc) => {
+    if (inc.broker) return true;
+    if (!isOperatorsPod(inc, operatorUsers)) return false;
+    inc.broker = brokerOfPodName(inc.name);
+    inc.brokerFromName = inc.broker !== null;
+    return inc.broker !== null;
+  });
+  for (const inc of brokers) {
+    const d = inc.deletion;
+    if (d && d.via === 'final-delete' && d.by === null && namedByDeletedLine(inc)) {
+      d.by = [...operatorUsers][0] ?? null;
+    }
+  }
+  return { incarnations: brokers, kafkaClusterWrites, configMapWrites, operatorLines, operatorUsers, newestAt };
+}
+
+/** The operator is whoever creates pods owned by a KafkaCluster (a name pattern is not enough). */
+function learnOperatorUsers(pods: PodWriteFact[]): Set<string> {
+  const users = new Set<string>();
+  for (const f of pods) {
+    if (f.verb !== 'create' || f.subresource !== null || !ok(f)) continue;
+    if (kafkaClusterOwner(f.response) || kafkaClusterOwner(f.request)) users.add(f.user);
+  }
+  return users;
+}
+
+function isOperatorsPod(inc: Incarnation, operators: Set<string>): boolean {
+  if (inc.create && operators.has(inc.create.user)) return true;
+  if (inc.operatorLines.length > 0) return true;
+  return inc.deletion?.by != null && operators.has(inc.deletion.by);
+}
+
+function namedByDeletedLine(inc: Incarnation): boolean {
+  return inc.operatorLines.some((l) => l.msg === MSG.brokerPodDeleted);
+}
+
+function attachOperatorLine(
+  line: OperatorFact,
+  byName: Map<string, Incarnation>,
+  key: (ns: string, name: string) => string,
+): void {
+  let name = line.pod;
+  let ns = line.namespace;
+  if (!name && line.msg === MSG.resourceDiffs) {
+    const current = parseMaybeJson(line.fields.current);
+    const meta = current && typeof current === 'object' ? (current as Record<string, unknown>).metadata : null;
+    if (meta && typeof meta === 'object') {
+      const m = meta as Record<string, unknown>;
+      if (typeof m.name === 'string') name = m.name;
+      if (typeof m.namespace === 'string') ns = m.namespace;
+    }
+  }
+  if (!name || !ns) return;
+  byName.get(key(ns, name))?.operatorLines.push(line);
+}
+
+export function parseMaybeJson(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return undefined;
+  }
+}
+
