@@ -1,0 +1,94 @@
+// Strategic-merge metadata for the Pod type: the `patchStrategy` / `patchMergeKey` struct tags
+// of k8s.io/api core/v1 and apimachinery meta/v1 (ObjectMeta), as of Kubernetes 1.36.
+// A path here is the object keys from the Pod root with list indexes left out, so
+// ['spec', 'containers', 'env'] is the env list of any container.
+// Anything not listed is a plain map (diffed key by key) or an atomic list (replaced whole):
+// strategicpatch treats a list without a patch strategy as atomic.
+
+export type ListStrategy = { kind: 'merge'; key: string } | { kind: 'set' } | { kind: 'atomic' };
+
+/** Fields of Container that are merged by key; EphemeralContainerCommon repeats them. */
+const CONTAINER_LISTS: ReadonlyArray<[string, string]> = [
+  ['ports', 'containerPort'],
+  ['env', 'name'],
+  ['volumeMounts', 'mountPath'],
+  ['volumeDevices', 'devicePath'],
+];
+
+const MERGE_LISTS = new Map<string, string>();
+const RETAIN_KEYS = new Set<string>();
+const SET_LISTS = new Set<string>();
+
+function key(path: readonly string[]): string {
+  // NUL cannot occur in a JSON object key that reaches a Pod, so paths never collide.
+  return path.join('\u0000');
+}
+
+function merge(path: string[], mergeKey: string, retainKeys = false): void {
+  MERGE_LISTS.set(key(path), mergeKey);
+  if (retainKeys) RETAIN_KEYS.add(key(path));
+}
+
+merge(['metadata', 'ownerReferences'], 'uid');
+SET_LISTS.add(key(['metadata', 'finalizers']));
+
+for (const c of ['containers', 'initContainers', 'ephemeralContainers']) {
+  merge(['spec', c], 'name');
+  for (const [list, k] of CONTAINER_LISTS) merge(['spec', c, list], k);
+}
+merge(['spec', 'volumes'], 'name', true);
+merge(['spec', 'imagePullSecrets'], 'name');
+merge(['spec', 'hostAliases'], 'ip');
+merge(['spec', 'topologySpreadConstraints'], 'topologyKey');
+merge(['spec', 'schedulingGates'], 'name');
+merge(['spec', 'resourceClaims'], 'name', true);
+merge(['spec', 'evictionResponders'], 'name');
+
+merge(['status', 'conditions'], 'type');
+merge(['status', 'podIPs'], 'ip');
+merge(['status', 'hostIPs'], 'ip');
+merge(['status', 'resourceClaimStatuses'], 'name', true);
+merge(['status', 'nodeAllocatableResourceClaimStatuses'], 'resourceClaimName');
+// Tagged inside ContainerStatus, but containerStatuses itself is atomic, so these only
+// matter to a caller that looks them up directly.
+for (const s of ['containerStatuses', 'initContainerStatuses', 'ephemeralContainerStatuses']) {
+  merge(['status', s, 'volumeMounts'], 'mountPath');
+  merge(['status', s, 'allocatedResourcesStatus'], 'name');
+}
+
+/** How strategicpatch treats the list at `path` (object keys from the Pod root, list indexes omitted). */
+export function listStrategy(path: string[]): ListStrategy {
+  const k = key(path);
+  const mergeKey = MERGE_LISTS.get(k);
+  if (mergeKey !== undefined) return { kind: 'merge', key: mergeKey };
+  if (SET_LISTS.has(k)) return { kind: 'set' };
+  return { kind: 'atomic' };
+}
+
+/**
+ * True for lists tagged `patchStrategy:"merge,retainKeys"` (volumes, resourceClaims): their
+ * elements carry a `$retainKeys` directive so a patch can switch a volume's source type.
+ */
+export function hasRetainKeys(path: string[]): boolean {
+  return RETAIN_KEYS.has(key(path));
+}
+
+const CONTAINER_KINDS = new Set(['containers', 'initContainers', 'ephemeralContainers']);
+const REQUIREMENT_MAPS = new Set(['requests', 'limits']);
+
+/**
+ * True for a leaf holding a resource.Quantity: a container's (or the pod-level) resources
+ * requests/limits entry, a pod overhead entry, or an emptyDir sizeLimit. Pod-level
+ * `spec.resources` and ephemeral containers go beyond the spec's list; they are the same
+ * Go type, so spelling differences there mean no more than anywhere else.
+ */
+export function isQuantityPath(path: string[]): boolean {
+  const p = path;
+  if (p[0] !== 'spec') return false;
+  if (p.length === 5 && CONTAINER_KINDS.has(p[1]) && p[2] === 'resources' && REQUIREMENT_MAPS.has(p[3])) {
+    return true;
+  }
+  if (p.length === 4 && p[1] === 'resources' && REQUIREMENT_MAPS.has(p[2])) return true;
+  if (p.length === 3 && p[1] === 'overhead') return true;
+  return p.length === 4 && p[1] === 'volumes' && p[2] === 'emptyDir' && p[3] === 'sizeLimit';
+}
