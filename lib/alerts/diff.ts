@@ -1,0 +1,203 @@
+// The heart of "exactly once": given what was announced before (AlertState) and what the
+// analysis of the current window finds, decide what is new. Pure: the same inputs give
+// the same events and the same next state, so two runs over the same data announce
+// nothing the second time.
+import { createHash } from 'crypto';
+import type { Loop, Recreation } from '../model/findings';
+import {
+  ALERT_STATE_VERSION,
+  type AlertEvent,
+  type AlertOptions,
+  type AlertState,
+  type LoopAlert,
+  type LoopEventName,
+  type LoopState,
+  type RecreationAlert,
+} from './types';
+
+export interface DiffContext {
+  cluster: string;
+  /** The run's time (the scheduled event's time). */
+  now: Date;
+  /** Start of the look-back window: state about anything older is forgotten. */
+  windowStart: Date;
+  options: AlertOptions;
+}
+
+export interface Findings {
+  recreations: readonly Recreation[];
+  loops: readonly Loop[];
+}
+
+export function emptyAlertState(cluster: string): AlertState {
+  return { version: ALERT_STATE_VERSION, cluster, updatedAt: new Date(0).toISOString(), loops: [], recreations: [], pending: [] };
+}
+
+export function brokerKey(x: { namespace: string; kafkaCluster: string; brokerId: string }): string {
+  return `${x.namespace}/${x.kafkaCluster}/${x.brokerId}`;
+}
+
+/** A recreation's identity across runs: the deleted pod's uid, else its name and deletion time. */
+export function recreationKey(r: Recreation): string {
+  return r.deletedPod.uid ?? `${r.namespace}/${r.deletedPod.name}@${r.deletedPod.deletedAt}`;
+}
+
+function ms(at: string): number {
+  const t = Date.parse(at);
+  return Number.isNaN(t) ? 0 : t;
+}
+
+function digest(parts: (string | number)[]): string {
+  return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 24);
+}
+
+/** Whether a finding continues a remembered loop: same broker, and no gap longer than the loop gap between them. */
+function continues(st: LoopState, cur: Loop, maxGapMs: number): boolean {
+  return (
+    st.broker === brokerKey(cur) && ms(cur.firstAt) <= ms(st.lastAt) + maxGapMs && ms(cur.lastAt) >= ms(st.firstAt)
+  );
+}
+
+function inLoop(r: Recreation, loops: readonly Loop[]): boolean {
+  const t = ms(r.deletedPod.deletedAt);
+  return loops.some((l) => brokerKey(l) === brokerKey(r) && t >= ms(l.firstAt) && t <= ms(l.lastAt));
+}
+
+function latestOf(loop: Loop, recreations: readonly Recreation[]): Recreation | null {
+  let best: Recreation | null = null;
+  for (const r of recreations) {
+    if (brokerKey(r) !== brokerKey(loop) || ms(r.deletedPod.deletedAt) > ms(loop.lastAt)) continue;
+    if (!best || ms(r.deletedPod.deletedAt) > ms(best.deletedPod.deletedAt)) best = r;
+  }
+  return best;
+}
+
+export function diffAlerts(prev: AlertState | null, current: Findings, ctx: DiffContext): { events: AlertEvent[]; next: AlertState } {
+  const { cluster, options } = ctx;
+  const maxGapMs = options.loopMaxGapSeconds * 1000;
+  const windowStartMs = ctx.windowStart.getTime();
+  const prevLoops = (prev?.loops ?? []).map((l) => ({ ...l }));
+  const matched = new Set<LoopState>();
+  const loopEvents: LoopAlert[] = [];
+  const nextLoops: LoopState[] = [];
+
+  const announce = (event: LoopEventName, st: LoopState, loop: Loop): void => {
+    loopEvents.push({
+      kind: 'loop',
+      event,
+      // Started/ended are once per loop (its first deletion identifies it); an escalation
+      // once per count it reached.
+      id: digest([cluster, event, st.broker, st.firstAt, event === 'loop-escalated' ? st.totalCount : 0]),
+      cluster,
+      loop,
+      totalCount: st.totalCount,
+      latest: latestOf(loop, current.recreations),
+    });
+  };
+
+  const loops = [...current.loops].sort((a, b) => ms(a.firstAt) - ms(b.firstAt) || brokerKey(a).localeCompare(brokerKey(b)));
+  for (const cur of loops) {
+    // The latest remembered loop of this broker that this finding continues.
+    const candidates = prevLoops.filter((st) => !matched.has(st) && continues(st, cur, maxGapMs));
+    const st = candidates.sort((a, b) => ms(b.lastAt) - ms(a.lastAt))[0];
+    if (!st) {
+      const fresh: LoopState = {
+        broker: brokerKey(cur),
+        firstAt: cur.firstAt,
+        lastAt: cur.lastAt,
+        totalCount: cur.count,
+        alertedCount: cur.count,
+        ended: false,
+        loop: cur,
+      };
+      announce('loop-started', fresh, cur);
+      // A loop first seen after it stopped (a backfill, a late log) is both news and over.
+      if (!cur.active) {
+        fresh.ended = true;
+        announce('loop-ended', fresh, cur);
+      }
+      nextLoops.push(fresh);
+      continue;
+    }
+    matched.add(st);
+    // Count what happened after the remembered last deletion instead of trusting
+    // cur.count, which shrinks once the window slides past the loop's start.
+    const newSince = current.recreations.filter(
+      (r) => brokerKey(r) === st.broker && ms(r.deletedPod.deletedAt) > ms(st.lastAt) && ms(r.deletedPod.deletedAt) <= ms(cur.lastAt),
+    ).length;
+    const updated: LoopState = {
+      ...st,
+      firstAt: ms(cur.firstAt) < ms(st.firstAt) ? cur.firstAt : st.firstAt,
+      lastAt: ms(cur.lastAt) > ms(st.lastAt) ? cur.lastAt : st.lastAt,
+      totalCount: Math.max(st.totalCount + newSince, cur.count),
+      loop: cur,
+    };
+    if (updated.ended) {
+      if (cur.active && ms(cur.lastAt) > ms(st.lastAt)) {
+        // Announced as over, then deletions resumed within the loop gap: news again.
+        updated.ended = false;
+        updated.alertedCount = updated.totalCount;
+        announce('loop-started', updated, cur);
+      }
+    } else {
+      if (updated.totalCount >= updated.alertedCount * options.escalationFactor) {
+        updated.alertedCount = updated.totalCount;
+        announce('loop-escalated', updated, cur);
+      }
+      if (!cur.active) {
+        updated.ended = true;
+        announce('loop-ended', updated, cur);
+      }
+    }
+    nextLoops.push(updated);
+  }
+
+  for (const st of prevLoops) {
+    if (matched.has(st)) continue;
+    let kept = st;
+    if (!st.ended) {
+      // The loop is gone from the findings (aged out of the window, or no longer a loop):
+      // whoever was told it started must be told it is over.
+      kept = { ...st, ended: true, loop: { ...st.loop, active: false } };
+      announce('loop-ended', kept, kept.loop);
+    }
+    // Forget loops that left the window: no finding can continue them any more.
+    if (ms(kept.lastAt) >= windowStartMs) nextLoops.push(kept);
+  }
+
+  // Recreations: each considered once; loop members stay quiet unless asked for.
+  const classes = new Set(options.recreationClasses);
+  const seen = new Map((prev?.recreations ?? []).map((r) => [r.key, r.deletedAt]));
+  const recEvents: RecreationAlert[] = [];
+  const recs = [...current.recreations].sort((a, b) => ms(a.deletedPod.deletedAt) - ms(b.deletedPod.deletedAt));
+  for (const r of recs) {
+    if (!classes.has(r.classification)) continue;
+    const key = recreationKey(r);
+    if (seen.has(key)) continue;
+    seen.set(key, r.deletedPod.deletedAt);
+    if (!options.alertLoopMembers && inLoop(r, current.loops)) continue;
+    recEvents.push({ kind: 'recreation', event: 'recreation', id: digest([cluster, 'recreation', key]), cluster, recreation: r });
+  }
+  const nextRecs = [...seen.entries()]
+    .filter(([, at]) => ms(at) >= windowStartMs)
+    .map(([key, deletedAt]) => ({ key, deletedAt }))
+    .sort((a, b) => ms(a.deletedAt) - ms(b.deletedAt) || a.key.localeCompare(b.key));
+
+  nextLoops.sort((a, b) => ms(a.firstAt) - ms(b.firstAt) || a.broker.localeCompare(b.broker));
+  return {
+    events: [...loopEvents, ...recEvents],
+    next: {
+      version: ALERT_STATE_VERSION,
+      cluster,
+      updatedAt: ctx.now.toISOString(),
+      loops: nextLoops,
+      recreations: nextRecs,
+      pending: prev?.pending ?? [],
+    },
+  };
+}
+
+/** Whether two states differ in anything but their timestamp: an unchanged state is not rewritten. */
+export function sameAlertState(a: AlertState, b: AlertState): boolean {
+  return JSON.stringify({ ...a, updatedAt: '' }) === JSON.stringify({ ...b, updatedAt: '' });
+}

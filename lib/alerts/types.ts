@@ -1,0 +1,83 @@
+// What the alerting remembers between scheduled runs, and what it announces.
+import type { Classification, Loop, Recreation } from '../model/findings';
+
+export type LoopEventName = 'loop-started' | 'loop-escalated' | 'loop-ended';
+export type AlertEventName = LoopEventName | 'recreation';
+
+export const ALERT_EVENT_NAMES: readonly AlertEventName[] = ['loop-started', 'loop-escalated', 'loop-ended', 'recreation'];
+
+export interface LoopAlert {
+  kind: 'loop';
+  event: LoopEventName;
+  /** Stable id of this announcement, so a subscriber can drop a re-delivery. */
+  id: string;
+  cluster: string;
+  loop: Loop;
+  /**
+   * Recreations of the loop counted across runs. `loop.count` only covers the look-back
+   * window; once a long loop outlives the window the two differ.
+   */
+  totalCount: number;
+  /** The loop's newest recreation in the window: its fields carry the from → to values the loop's paths only name. */
+  latest: Recreation | null;
+}
+
+export interface RecreationAlert {
+  kind: 'recreation';
+  event: 'recreation';
+  id: string;
+  cluster: string;
+  recreation: Recreation;
+}
+
+export type AlertEvent = LoopAlert | RecreationAlert;
+
+/** One loop as last seen, keyed by its broker; several may exist per broker over time. */
+export interface LoopState {
+  broker: string;
+  firstAt: string;
+  lastAt: string;
+  /** Recreations counted across runs (see LoopAlert.totalCount). */
+  totalCount: number;
+  /** totalCount when the loop was last announced (started or escalated). */
+  alertedCount: number;
+  /** loop-ended was announced; a later resumption announces loop-started again. */
+  ended: boolean;
+  /** The last finding, re-sent in loop-ended when the loop leaves the window unseen. */
+  loop: Loop;
+}
+
+export const ALERT_STATE_VERSION = 1;
+
+export interface AlertState {
+  version: typeof ALERT_STATE_VERSION;
+  cluster: string;
+  updatedAt: string;
+  loops: LoopState[];
+  /** Recreations already considered (alerted or deliberately not), by identity, with their time for pruning. */
+  recreations: { key: string; deletedAt: string }[];
+  /**
+   * Events claimed by a run but not yet confirmed published. A run writes them here
+   * before publishing and clears them after, so a run that dies mid-way leaves them for
+   * the next run instead of losing them (see lib/aws/analyze-run.ts).
+   */
+  pending: PendingAlert[];
+}
+
+/** An announcement a run has claimed, with what its message points at. */
+export interface PendingAlert {
+  event: AlertEvent;
+  window: { from: string; to: string };
+  report: { uri: string; url?: string } | null;
+}
+
+export interface AlertOptions {
+  /** A loop is re-announced when its count reaches this multiple of the count last announced. */
+  escalationFactor: number;
+  /** Individual recreations of these classes are announced. */
+  recreationClasses: readonly Classification[];
+  /** Announce a recreation even when it belongs to a loop (the loop's own alert covers it otherwise). */
+  alertLoopMembers: boolean;
+  /** The analysis' loop gap: a loop seen again within it after its last deletion is the same loop. */
+  loopMaxGapSeconds: number;
+}

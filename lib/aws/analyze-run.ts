@@ -1,0 +1,197 @@
+// One scheduled analysis run: for each cluster, read the facts of the look-back window,
+// analyse, diff against the alert state, write the report, and publish what is new.
+//
+// Ordering is what makes announcements exactly-once in practice:
+//   1. read the state and its ETag; publish anything a crashed run left pending;
+//   2. analyse and diff;
+//   3. write the state with the new events as `pending`, conditionally on the ETag read:
+//      of two racing runs only one gets here, the other stops without publishing;
+//   4. publish the events, then write the state again with nothing pending.
+// A run dying between 3 and 4 leaves its events pending and the next run sends them;
+// only a death between one publish and the write after it can repeat a message, and
+// every message carries a stable `id` for subscribers that must drop repeats.
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { SNSClient } from '@aws-sdk/client-sns';
+import { analyzeFacts } from '../analyze';
+import { diffAlerts, sameAlertState } from '../alerts/diff';
+import { decodeAlertState, encodeAlertState } from '../alerts/state';
+import type { AlertEvent, AlertState, PendingAlert } from '../alerts/types';
+import { alertStateKey, reportKey } from '../facts/partition';
+import type { Classification, FindingsDocument } from '../model/findings';
+import { buildSnsMessage, toAlertMessage } from '../notify/message';
+import { AlertStateConflictError, loadAlertState, saveAlertState } from './alert-state-store';
+import type { AnalyzeConfig } from './env-config';
+import { listFactsClusters, readFactsWindow } from './facts-store';
+import { writeReport, type ReportLink } from './report-store';
+import { publishSnsMessage } from './sns-publisher';
+
+export interface RunLogger {
+  info(message: string, extra: Record<string, unknown>): void;
+  warn(message: string, extra: Record<string, unknown>): void;
+}
+
+export interface AnalyzeRunDeps {
+  s3: S3Client;
+  sns: SNSClient;
+  config: AnalyzeConfig;
+  logger?: RunLogger;
+}
+
+export interface ClusterRun {
+  cluster: string;
+  window: { from: string; to: string };
+  factsObjects: number;
+  facts: number;
+  recreationsByClass: Partial<Record<Classification, number>>;
+  loops: number;
+  activeLoops: number;
+  /** Events published by this run, leftovers of an earlier run included. */
+  published: AlertEvent[];
+  /** Leftovers of an earlier run among `published`. */
+  republished: number;
+  report: ReportLink | null;
+  stateWritten: boolean;
+  /** Another run changed the state first; this run published nothing for the cluster. */
+  conflict: boolean;
+}
+
+const quiet: RunLogger = { info: () => undefined, warn: () => undefined };
+
+export async function runAnalysis(deps: AnalyzeRunDeps, now: Date): Promise<ClusterRun[]> {
+  const { config } = deps;
+  const clusters = config.clusters.length > 0 ? config.clusters : await listFactsClusters(deps.s3, config.bucket, config.layout);
+  const out: ClusterRun[] = [];
+  for (const cluster of clusters) {
+    try {
+      out.push(await runCluster(deps, cluster, now));
+    } catch (e) {
+      if (!(e instanceof AlertStateConflictError)) throw e;
+      (deps.logger ?? quiet).warn('alert state changed by another run; this run stands down for the cluster', { cluster });
+      out.push({
+        cluster,
+        window: windowOf(config, now),
+        factsObjects: 0,
+        facts: 0,
+        recreationsByClass: {},
+        loops: 0,
+        activeLoops: 0,
+        published: [],
+        republished: 0,
+        report: null,
+        stateWritten: false,
+        conflict: true,
+      });
+    }
+  }
+  return out;
+}
+
+function windowOf(config: AnalyzeConfig, now: Date): { from: string; to: string } {
+  return { from: new Date(now.getTime() - config.lookbackSeconds * 1000).toISOString(), to: now.toISOString() };
+}
+
+async function publishPending(deps: AnalyzeRunDeps, pending: readonly PendingAlert[]): Promise<{ sent: AlertEvent[]; failed: PendingAlert[]; error?: unknown }> {
+  const sent: AlertEvent[] = [];
+  for (let i = 0; i < pending.length; i++) {
+    const p = pending[i]!;
+    try {
+      const msg = buildSnsMessage(toAlertMessage(p.event, { window: p.window, report: p.report }));
+      await publishSnsMessage(deps.sns, deps.config.topicArn, msg);
+      sent.push(p.event);
+    } catch (error) {
+      return { sent, failed: pending.slice(i), error };
+    }
+  }
+  return { sent, failed: [] };
+}
+
+/** Publishes `state.pending`, then records what went out; rethrows a publish failure after saving the rest. */
+async function flush(deps: AnalyzeRunDeps, key: string, state: AlertState, etag: string | null): Promise<{ state: AlertState; etag: string | null; sent: AlertEvent[] }> {
+  const { sent, failed, error } = await publishPending(deps, state.pending);
+  const next: AlertState = { ...state, pending: failed };
+  const newEtag = await saveAlertState(deps.s3, deps.config.bucket, key, encodeAlertState(next), etag);
+  if (error !== undefined) throw error;
+  return { state: next, etag: newEtag, sent };
+}
+
+async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Promise<ClusterRun> {
+  const { config, s3 } = deps;
+  const log = deps.logger ?? quiet;
+  const stateKey = alertStateKey(config.layout, cluster);
+  const stored = await loadAlertState(s3, config.bucket, stateKey);
+  let state = decodeAlertState(stored.text, cluster);
+  let etag = stored.etag;
+  let stateWritten = false;
+  const published: AlertEvent[] = [];
+
+  if (state.pending.length > 0) {
+    log.warn('publishing alerts a previous run left pending', { cluster, pending: state.pending.length });
+    const r = await flush(deps, stateKey, state, etag);
+    ({ state, etag } = r);
+    published.push(...r.sent);
+    stateWritten = true;
+  }
+  const republished = published.length;
+
+  const window = windowOf(config, now);
+  const windowStart = new Date(window.from);
+  const readFrom = new Date(windowStart.getTime() - config.contextSeconds * 1000);
+  const read = await readFactsWindow(s3, config.bucket, config.layout, cluster, readFrom, now);
+  const result = analyzeFacts(read.facts, { ...config.analysis, since: window.from, until: window.to });
+  const { events, next } = diffAlerts(state, result, { cluster, now, windowStart, options: config.alerts });
+
+  const recreationsByClass: Partial<Record<Classification, number>> = {};
+  for (const r of result.recreations) recreationsByClass[r.classification] = (recreationsByClass[r.classification] ?? 0) + 1;
+  const report: FindingsDocument & { cluster: string; window: typeof window; events: { event: string; id: string }[] } = {
+    cluster,
+    window,
+    recreations: result.recreations,
+    loops: result.loops,
+    events: events.map((e) => ({ event: e.event, id: e.id })),
+    summary: {
+      generatedAt: now.toISOString(),
+      factsReadFrom: readFrom.toISOString(),
+      factsObjects: read.objects,
+      factsBytes: read.bytes,
+      facts: read.facts.length,
+      recreations: result.recreations.length,
+      loops: result.loops.length,
+      recreationsByClass,
+    },
+  };
+  const link = await writeReport(s3, config.bucket, reportKey(config.layout, cluster, now), report, config.reportLink);
+
+  if (events.length > 0 || !sameAlertState(state, next)) {
+    const claimed: AlertState = { ...next, pending: events.map((event) => ({ event, window, report: link })) };
+    // The claim: fails with AlertStateConflictError if another run wrote since we read.
+    etag = await saveAlertState(s3, config.bucket, stateKey, encodeAlertState(claimed), etag);
+    stateWritten = true;
+    if (events.length > 0) {
+      const r = await flush(deps, stateKey, claimed, etag);
+      published.push(...r.sent);
+    }
+  }
+  log.info('analysis run', {
+    cluster,
+    window,
+    facts: read.facts.length,
+    recreations: result.recreations.length,
+    loops: result.loops.length,
+    published: published.length,
+    report: link.uri,
+  });
+  return {
+    cluster,
+    window,
+    factsObjects: read.objects,
+    facts: read.facts.length,
+    recreationsByClass,
+    loops: result.loops.length,
+    activeLoops: result.loops.filter((l) => l.active).length,
+    published,
+    republished,
+    report: link,
+    stateWritten,
+    conflict: false,
+  };
+}

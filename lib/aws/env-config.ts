@@ -1,0 +1,125 @@
+// Each function's settings, read once from its environment (serverless.yml fills it
+// from stage params). Pure: the tests and the local pipeline hand in their own maps.
+import { defaultAnalysisOptions, type AnalysisOptions } from '../analyze/options';
+import { alertOptionsFromEnv } from '../alerts/options';
+import type { AlertOptions } from '../alerts/types';
+import { parseDurationSeconds } from '../config/duration';
+import { defaultLayout, type BucketLayout } from '../facts/partition';
+
+type Env = Record<string, string | undefined>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function required(env: Env, name: string): string {
+  const v = env[name];
+  if (v === undefined || v === '') throw new ConfigError(`${name} is not set`);
+  return v;
+}
+
+function duration(env: Env, name: string, fallbackSeconds: number): number {
+  const v = env[name];
+  if (v === undefined || v === '') return fallbackSeconds;
+  const s = parseDurationSeconds(v);
+  if (s === null || s <= 0) throw new ConfigError(`${name} must be a duration like 6h, 90m or 3600, got ${v}`);
+  return s;
+}
+
+function positiveInt(env: Env, name: string, fallback: number): number {
+  const v = env[name];
+  if (v === undefined || v === '') return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${name} must be a positive integer, got ${v}`);
+  return n;
+}
+
+function list(env: Env, name: string): string[] {
+  return (env[name] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+function layout(env: Env): BucketLayout {
+  const d = defaultLayout();
+  return {
+    logsPrefix: env.LOGS_PREFIX || d.logsPrefix,
+    factsPrefix: env.FACTS_PREFIX || d.factsPrefix,
+    reportsPrefix: env.REPORTS_PREFIX || d.reportsPrefix,
+    statePrefix: env.STATE_PREFIX || d.statePrefix,
+  };
+}
+
+export interface IngestConfig {
+  /** Where facts are written (the logs bucket unless FACTS_BUCKET says otherwise). */
+  factsBucket: string;
+  layout: BucketLayout;
+  /** Cluster of logs not under `<logs prefix>/<cluster>/`. */
+  defaultCluster: string;
+  maxLineBytes?: number;
+}
+
+export function ingestConfigFromEnv(env: Env): IngestConfig {
+  const maxLine = env.MAX_LINE_BYTES ? positiveInt(env, 'MAX_LINE_BYTES', 1) : undefined;
+  return {
+    factsBucket: env.FACTS_BUCKET || required(env, 'BUCKET'),
+    layout: layout(env),
+    defaultCluster: env.DEFAULT_CLUSTER || 'default',
+    ...(maxLine !== undefined ? { maxLineBytes: maxLine } : {}),
+  };
+}
+
+export interface AnalyzeConfig {
+  bucket: string;
+  topicArn: string;
+  layout: BucketLayout;
+  lookbackSeconds: number;
+  /** Facts read before the window so pods created earlier have their create; never reported on. */
+  contextSeconds: number;
+  /** Analyse only these clusters; empty: every cluster with facts. */
+  clusters: string[];
+  analysis: AnalysisOptions;
+  alerts: AlertOptions;
+  reportLink: { mode: 's3' | 'presigned'; expiresSeconds: number };
+}
+
+export function analyzeConfigFromEnv(env: Env): AnalyzeConfig {
+  const analysis = defaultAnalysisOptions();
+  analysis.loopMinCount = positiveInt(env, 'LOOP_MIN_COUNT', analysis.loopMinCount);
+  analysis.loopMaxGapSeconds = duration(env, 'LOOP_MAX_GAP', analysis.loopMaxGapSeconds);
+  const users = list(env, 'OPERATOR_USERS');
+  if (users.length > 0) analysis.operatorUsers = users;
+  const alerts = alertOptionsFromEnv({ ...env, LOOP_MAX_GAP_SECONDS: String(analysis.loopMaxGapSeconds) });
+  const mode = env.REPORT_LINK || 's3';
+  if (mode !== 's3' && mode !== 'presigned') throw new ConfigError(`REPORT_LINK must be s3 or presigned, got ${mode}`);
+  const expires = duration(env, 'REPORT_URL_EXPIRES', 24 * 3600);
+  if (expires > 7 * 24 * 3600) throw new ConfigError('REPORT_URL_EXPIRES cannot exceed 7 days (SigV4 limit)');
+  return {
+    bucket: required(env, 'BUCKET'),
+    topicArn: required(env, 'TOPIC_ARN'),
+    layout: layout(env),
+    lookbackSeconds: duration(env, 'LOOKBACK', 6 * 3600),
+    contextSeconds: env.CONTEXT === '0' ? 0 : duration(env, 'CONTEXT', 3600),
+    clusters: list(env, 'CLUSTERS'),
+    analysis,
+    alerts,
+    reportLink: { mode, expiresSeconds: expires },
+  };
+}
+
+export interface NotifyConfig {
+  webhookParameter: string;
+  secretTtlMs: number;
+  maxAttempts: number;
+  maxDelayMs: number;
+}
+
+export function notifyConfigFromEnv(env: Env): NotifyConfig {
+  return {
+    webhookParameter: required(env, 'SLACK_WEBHOOK_PARAMETER'),
+    secretTtlMs: duration(env, 'SECRET_TTL', 900) * 1000,
+    maxAttempts: positiveInt(env, 'SLACK_MAX_ATTEMPTS', 5),
+    maxDelayMs: duration(env, 'SLACK_MAX_DELAY', 20) * 1000,
+  };
+}

@@ -1,0 +1,117 @@
+// Facts objects in S3: written by the ingest function, read back by the analysis.
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { promisify } from 'util';
+import { gunzip, gzip } from 'zlib';
+import { decodeFacts, encodeFacts, mergeFacts } from '../facts/codec';
+import {
+  clusterOfFactsPrefix,
+  factsKey,
+  hourFactsPrefix,
+  hoursInWindow,
+  normalisePrefix,
+  partitionFactsByHour,
+  type BucketLayout,
+} from '../facts/partition';
+import type { Fact } from '../model/facts';
+
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
+
+export interface WrittenFacts {
+  keys: string[];
+  facts: number;
+  /** Facts whose time does not parse: no hour partition can hold them. */
+  untimed: number;
+  bytes: number;
+}
+
+/**
+ * Writes the facts of one source object, one object per hour partition. The keys are a
+ * function of the source key and ETag only, so a redelivery rewrites the same objects
+ * with the same bytes (gzip without a timestamp: Node's zlib writes mtime 0).
+ */
+export async function writeFacts(
+  s3: S3Client,
+  bucket: string,
+  layout: BucketLayout,
+  source: { cluster: string; bucket: string; key: string; etag: string },
+  facts: readonly Fact[],
+): Promise<WrittenFacts> {
+  const { byHour, untimed } = partitionFactsByHour(facts);
+  const out: WrittenFacts = { keys: [], facts: 0, untimed: untimed.length, bytes: 0 };
+  for (const [hour, list] of [...byHour.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    const key = factsKey(layout, source.cluster, hour, source.key, source.etag);
+    const text = encodeFacts({ source: `s3://${source.bucket}/${source.key}`, etag: source.etag, cluster: source.cluster, hour }, list);
+    const body = await gzipAsync(Buffer.from(text, 'utf8'));
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: 'application/x-ndjson' }));
+    out.keys.push(key);
+    out.facts += list.length;
+    out.bytes += body.length;
+  }
+  return out;
+}
+
+async function listAll(s3: S3Client, bucket: string, prefix: string, delimiter?: string): Promise<{ keys: string[]; prefixes: string[] }> {
+  const keys: string[] = [];
+  const prefixes: string[] = [];
+  let token: string | undefined;
+  do {
+    const res = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, Delimiter: delimiter, ContinuationToken: token }));
+    for (const o of res.Contents ?? []) if (o.Key) keys.push(o.Key);
+    for (const p of res.CommonPrefixes ?? []) if (p.Prefix) prefixes.push(p.Prefix);
+    token = res.IsTruncated ? res.NextContinuationToken : undefined;
+  } while (token);
+  return { keys, prefixes };
+}
+
+/** Clusters that have facts, from the `cluster=` level of the facts prefix. */
+export async function listFactsClusters(s3: S3Client, bucket: string, layout: BucketLayout): Promise<string[]> {
+  const { prefixes } = await listAll(s3, bucket, normalisePrefix(layout.factsPrefix), '/');
+  return prefixes.map((p) => clusterOfFactsPrefix(layout, p)).filter((c): c is string => c !== null).sort();
+}
+
+export interface FactsWindow {
+  facts: Fact[];
+  objects: number;
+  bytes: number;
+}
+
+/**
+ * Reads every facts object of the hour partitions overlapping [from, to], keeps the
+ * facts inside it, and merges them without duplicates. Objects are fetched a few at a
+ * time: a window is tens to hundreds of small objects.
+ */
+export async function readFactsWindow(
+  s3: S3Client,
+  bucket: string,
+  layout: BucketLayout,
+  cluster: string,
+  from: Date,
+  to: Date,
+  concurrency = 8,
+): Promise<FactsWindow> {
+  const keys: string[] = [];
+  for (const hour of hoursInWindow(from, to)) {
+    keys.push(...(await listAll(s3, bucket, hourFactsPrefix(layout, cluster, hour))).keys.filter((k) => k.endsWith('.jsonl.gz')));
+  }
+  keys.sort();
+  const lists: Fact[][] = new Array<Fact[]>(keys.length);
+  let bytes = 0;
+  let next = 0;
+  const fromMs = from.getTime();
+  const toMs = to.getTime();
+  const worker = async (): Promise<void> => {
+    for (let i = next++; i < keys.length; i = next++) {
+      const res = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: keys[i] }));
+      const raw = Buffer.from((await res.Body?.transformToByteArray()) ?? new Uint8Array());
+      bytes += raw.length;
+      const { facts } = decodeFacts((await gunzipAsync(raw)).toString('utf8'));
+      lists[i] = facts.filter((f) => {
+        const t = Date.parse(f.at);
+        return t >= fromMs && t <= toMs;
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, keys.length) }, worker));
+  return { facts: mergeFacts(lists), objects: keys.length, bytes };
+}

@@ -1,0 +1,30 @@
+// Structured logs and EMF metrics for the functions (Powertools). One namespace and
+// service name for all three, so the template's alarms can name the metrics exactly.
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+
+export const METRICS_NAMESPACE = 'KoperatorAudit';
+export const SERVICE_NAME = 'koperator-audit';
+
+/** Metric names, shared with serverless.yml's alarms and the tests. */
+export const METRIC = {
+  objectsIngested: 'ObjectsIngested',
+  recordsIngested: 'RecordsIngested',
+  recordsSkipped: 'RecordsSkipped',
+  factsWritten: 'FactsWritten',
+  recreations: 'Recreations',
+  activeLoops: 'ActiveLoops',
+  alertsPublished: 'AlertsPublished',
+  slackPosts: 'SlackPosts',
+} as const;
+
+export function createLogger(fn: string): Logger {
+  return new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME || SERVICE_NAME, persistentKeys: { function: fn } });
+}
+
+export function createMetrics(): Metrics {
+  return new Metrics({
+    namespace: process.env.POWERTOOLS_METRICS_NAMESPACE || METRICS_NAMESPACE,
+    serviceName: process.env.POWERTOOLS_SERVICE_NAME || SERVICE_NAME,
+  });
+}

@@ -1,0 +1,123 @@
+// Versioned JSON-lines (de)serialisation of Fact[]: the format of the facts objects the
+// Lambda ingest writes to S3 and the scheduled analysis reads back.
+//
+// Line 1 is a header naming the format and FACTS_VERSION, so a reader deployed before a
+// format change refuses newer objects loudly instead of misreading them, and so Athena
+// (which reads every line as a row) can filter the header out on `type IS NULL`.
+// Every further line is one Fact, exactly as the projection produced it.
+import { FACTS_VERSION, type Fact } from '../model/facts';
+
+export const FACTS_FORMAT = 'koperator-audit/facts';
+
+export interface FactsHeader {
+  format: typeof FACTS_FORMAT;
+  factsVersion: number;
+  /** The log object the facts were projected from (s3://bucket/key or a file path). */
+  source: string;
+  /** The source object's ETag (or content hash) the facts were read from. */
+  etag: string | null;
+  /** Kubernetes cluster the source belongs to. */
+  cluster: string;
+  /** Hour partition (yyyy-MM-dd-HH, UTC) every fact of the object falls in. */
+  hour: string;
+  count: number;
+}
+
+export class FactsFormatError extends Error {
+  override name = 'FactsFormatError';
+}
+
+export function encodeFacts(header: Omit<FactsHeader, 'format' | 'factsVersion' | 'count'>, facts: readonly Fact[]): string {
+  const head: FactsHeader = { format: FACTS_FORMAT, factsVersion: FACTS_VERSION, ...header, count: facts.length };
+  const lines = [JSON.stringify(head)];
+  for (const f of facts) lines.push(JSON.stringify(f));
+  return lines.join('\n') + '\n';
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+const FACT_TYPES = new Set(['pod', 'kafkacluster', 'configmap', 'operator']);
+
+/**
+ * Parses one facts object. Throws FactsFormatError on a missing header, a version this
+ * reader does not know, or a line that is not a fact: a facts object is written by this
+ * code, so damage means a bug or a foreign object, and silently dropping lines would
+ * turn into silently wrong findings.
+ */
+export function decodeFacts(text: string): { header: FactsHeader; facts: Fact[] } {
+  const lines = text.split('\n');
+  const first = lines[0] ?? '';
+  let header: unknown;
+  try {
+    header = JSON.parse(first);
+  } catch {
+    throw new FactsFormatError('facts object has no JSON header line');
+  }
+  if (!isRecord(header) || header.format !== FACTS_FORMAT) {
+    throw new FactsFormatError('facts object header does not name the koperator-audit facts format');
+  }
+  if (header.factsVersion !== FACTS_VERSION) {
+    throw new FactsFormatError(
+      `facts object has version ${String(header.factsVersion)}; this reader knows version ${FACTS_VERSION}`,
+    );
+  }
+  const facts: Fact[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i];
+    if (line === undefined || line.trim() === '') continue;
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch {
+      throw new FactsFormatError(`facts line ${i + 1} is not JSON`);
+    }
+    if (!isRecord(v) || typeof v.type !== 'string' || !FACT_TYPES.has(v.type) || typeof v.at !== 'string') {
+      throw new FactsFormatError(`facts line ${i + 1} is not a fact`);
+    }
+    facts.push(v as unknown as Fact);
+  }
+  if (typeof header.count === 'number' && header.count !== facts.length) {
+    // A short object means a truncated write or read; refuse rather than analyse half of it.
+    throw new FactsFormatError(`facts object announces ${header.count} facts but holds ${facts.length}`);
+  }
+  return { header: header as unknown as FactsHeader, facts };
+}
+
+/** The identity of a fact across sources: the same audit event or log line read twice is one fact. */
+export function factIdentity(f: Fact): string {
+  if (f.type === 'operator') {
+    // Operator lines carry no id; the same line shipped by two log pipelines differs only in `src`.
+    const { src: _src, ...rest } = f;
+    return 'op\u0000' + JSON.stringify(rest);
+  }
+  return `${f.type}\u0000${f.auditID}\u0000${f.stage}`;
+}
+
+/**
+ * Merges the facts of several objects into one time-ordered list without duplicates.
+ * Objects are ingested one at a time, so the (auditID, stage) de-duplication the local
+ * pipeline does across its inputs has to happen here for the deployed one: EKS exports
+ * and a Firehose stream of the same cluster deliver the same events twice.
+ */
+export function mergeFacts(lists: readonly (readonly Fact[])[]): Fact[] {
+  const seen = new Set<string>();
+  const out: Fact[] = [];
+  for (const list of lists) {
+    for (const f of list) {
+      const id = factIdentity(f);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      out.push(f);
+    }
+  }
+  // Stable sort on time; equal times keep their arrival order, unparseable times go last.
+  return out
+    .map((f, i) => {
+      const t = Date.parse(f.at);
+      return { f, i, t: Number.isNaN(t) ? Number.POSITIVE_INFINITY : t };
+    })
+    .sort((a, b) => a.t - b.t || a.i - b.i)
+    .map((x) => x.f);
+}

@@ -1,0 +1,65 @@
+import { decodeFacts, encodeFacts, FACTS_FORMAT, mergeFacts } from '../../lib/facts/codec';
+import { FACTS_VERSION, type Fact, type OperatorFact, type PodWriteFact } from '../../lib/model/facts';
+
+function podFact(auditID: string, at: string, stage = 'ResponseComplete', source = 'a.log'): PodWriteFact {
+  return {
+    type: 'pod',
+    at,
+    src: { source, line: 1 },
+    auditID,
+    stage,
+    level: 'RequestResponse',
+    verb: 'delete',
+    user: 'system:serviceaccount:kafka:kafka-operator',
+    doneAt: at,
+    namespace: 'kafka',
+    name: 'orders-kafka-1-abcde',
+    uid: 'u1',
+    subresource: null,
+    code: 200,
+  };
+}
+
+function opFact(at: string, source: string): OperatorFact {
+  return { type: 'operator', at, src: { source, line: 7 }, msg: 'resource diffs', level: 'debug', kafkaCluster: 'orders-kafka', namespace: 'kafka', pod: null, brokerId: '1', fields: { patch: '{}' } };
+}
+
+const header = { source: 's3://logs/a.log', etag: 'abc', cluster: 'eks-a', hour: '2026-11-02-10' };
+
+describe('facts codec', () => {
+  it('round-trips facts behind a header naming format, version, source and count', () => {
+    const facts: Fact[] = [podFact('a1', '2026-11-02T10:00:01Z'), opFact('2026-11-02T10:00:02Z', 'm.log')];
+    const text = encodeFacts(header, facts);
+    const firstLine = JSON.parse(text.split('\n')[0]!);
+    expect(firstLine).toEqual({ format: FACTS_FORMAT, factsVersion: FACTS_VERSION, ...header, count: 2 });
+    expect(decodeFacts(text)).toEqual({ header: firstLine, facts });
+  });
+
+  it.each([
+    ['no header', '', /no JSON header/],
+    ['foreign JSON', '{"hello":1}\n', /does not name/],
+    ['newer version', JSON.stringify({ format: FACTS_FORMAT, factsVersion: FACTS_VERSION + 1 }) + '\n', /version 2; this reader knows version 1/],
+    ['damaged line', encodeFacts(header, [podFact('a', '2026-11-02T10:00:00Z')]).replace('"type":"pod"', '"type":"pod"}{'), /line 2 is not JSON/],
+    ['not a fact', JSON.stringify({ format: FACTS_FORMAT, factsVersion: FACTS_VERSION, count: 1 }) + '\n{"type":"secret","at":"x"}\n', /line 2 is not a fact/],
+    ['short object', encodeFacts(header, [podFact('a', '2026-11-02T10:00:00Z'), podFact('b', '2026-11-02T10:00:00Z')]).split('\n').slice(0, 2).join('\n'), /announces 2 facts but holds 1/],
+  ])('refuses %s', (_name, text, message) => {
+    expect(() => decodeFacts(text)).toThrow(message);
+  });
+
+  it('merges objects in time order, dropping the same audit event (auditID, stage) and the same log line seen twice', () => {
+    const a = [podFact('x', '2026-11-02T10:00:03Z'), opFact('2026-11-02T10:00:01Z', 'fluent-bit/obj')];
+    const b = [
+      podFact('x', '2026-11-02T10:00:03Z', 'ResponseComplete', 'export.gz'),
+      podFact('x', '2026-11-02T10:00:03Z', 'RequestReceived', 'export.gz'),
+      opFact('2026-11-02T10:00:01Z', 'manager.log'),
+      podFact('y', '2026-11-02T10:00:02Z'),
+    ];
+    const merged = mergeFacts([a, b]);
+    expect(merged.map((f) => (f.type === 'operator' ? `op:${f.src.source}` : `${f.auditID}:${f.stage}`))).toEqual([
+      'op:fluent-bit/obj',
+      'y:ResponseComplete',
+      'x:ResponseComplete',
+      'x:RequestReceived',
+    ]);
+  });
+});
