@@ -1,0 +1,238 @@
+// Text helpers shared by the table, Markdown and HTML views, so the three agree on how a
+// time, a period, a broker or a field value is written.
+import type { FindingsDocument, Loop, Recreation } from '../model/findings';
+
+/** Milliseconds since the epoch, or null: timestamps come from untrusted logs. */
+export function parseTime(value: string): number | null {
+  if (typeof value !== 'string' || value === '') return null;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/** `2026-11-02 10:37:39` in UTC (audit timestamps are UTC); the raw text when unparseable. */
+export function formatTimestamp(value: string): string {
+  const ms = parseTime(value);
+  if (ms === null) return value;
+  return new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** `first → last`, dropping the date from `last` when both fall on the same day. */
+export function formatRange(first: string, last: string): string {
+  const a = formatTimestamp(first);
+  const b = formatTimestamp(last);
+  const sameDay = parseTime(first) !== null && parseTime(last) !== null && a.slice(0, 10) === b.slice(0, 10);
+  return `${a} → ${sameDay ? b.slice(11) : b}`;
+}
+
+/** `9.6s`, `2m05s`, `1h30m`: a period a reader can compare at a glance. */
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return '?';
+  if (seconds < 60) return `${trimZero(seconds.toFixed(1))}s`;
+  const total = Math.round(seconds);
+  if (total < 3600) return `${Math.floor(total / 60)}m${pad2(total % 60)}s`;
+  const minutes = Math.round(total / 60);
+  if (minutes < 24 * 60) return `${Math.floor(minutes / 60)}h${pad2(minutes % 60)}m`;
+  const hours = Math.round(minutes / 60);
+  return `${Math.floor(hours / 24)}d${pad2(hours % 24)}h`;
+}
+
+function trimZero(s: string): string {
+  return s.endsWith('.0') ? s.slice(0, -2) : s;
+}
+
+function pad2(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+/** `12,345`, independent of the machine's locale so snapshots are stable. */
+export function formatCount(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
+type BrokerRef = Pick<Recreation, 'namespace' | 'kafkaCluster' | 'brokerId'>;
+
+/** Identity of a broker across recreations and loops. */
+export function brokerKey(b: BrokerRef): string {
+  return JSON.stringify([b.namespace, b.kafkaCluster, b.brokerId]);
+}
+
+/** `kafka/orders-kafka #1`: namespace, cluster and broker id in the order people say them. */
+export function brokerLabel(b: BrokerRef): string {
+  return `${b.namespace}/${b.kafkaCluster} #${b.brokerId}`;
+}
+
+/** Namespace, cluster, then broker id numerically (ids are numbers written as strings). */
+export function compareBrokers(a: BrokerRef, b: BrokerRef): number {
+  return (
+    a.namespace.localeCompare(b.namespace, 'en') ||
+    a.kafkaCluster.localeCompare(b.kafkaCluster, 'en') ||
+    compareIds(a.brokerId, b.brokerId)
+  );
+}
+
+function compareIds(a: string, b: string): number {
+  const na = Number(a);
+  const nb = Number(b);
+  if (a !== '' && b !== '' && Number.isFinite(na) && Number.isFinite(nb) && na !== nb) return na - nb;
+  return a.localeCompare(b, 'en');
+}
+
+/** Chronological; unparseable times sort last, ties keep document order. */
+export function compareByDeletion(a: Recreation, b: Recreation): number {
+  const ta = parseTime(a.deletedPod.deletedAt);
+  const tb = parseTime(b.deletedPod.deletedAt);
+  if (ta === null || tb === null) return ta === null ? (tb === null ? 0 : 1) : -1;
+  return ta - tb;
+}
+
+export interface BrokerGroup {
+  key: string;
+  label: string;
+  broker: BrokerRef;
+  recreations: Recreation[];
+}
+
+/** Recreations per broker, brokers in {@link compareBrokers} order, each group chronological. */
+export function groupByBroker(recreations: readonly Recreation[]): BrokerGroup[] {
+  const groups = new Map<string, BrokerGroup>();
+  for (const r of recreations) {
+    const key = brokerKey(r);
+    let g = groups.get(key);
+    if (!g) {
+      g = { key, label: brokerLabel(r), broker: r, recreations: [] };
+      groups.set(key, g);
+    }
+    g.recreations.push(r);
+  }
+  const list = [...groups.values()].sort((a, b) => compareBrokers(a.broker, b.broker));
+  for (const g of list) g.recreations.sort(compareByDeletion);
+  return list;
+}
+
+/** Loops in broker order, then by first deletion. */
+export function sortLoops(loops: readonly Loop[]): Loop[] {
+  return [...loops].sort(
+    (a, b) => compareBrokers(a, b) || (parseTime(a.firstAt) ?? 0) - (parseTime(b.firstAt) ?? 0),
+  );
+}
+
+/** Earliest and latest instant the findings mention, or null when none parses. */
+export function timeSpan(doc: FindingsDocument): { start: number; end: number } | null {
+  let start = Infinity;
+  let end = -Infinity;
+  const see = (value: string): void => {
+    const t = parseTime(value);
+    if (t === null) return;
+    start = Math.min(start, t);
+    end = Math.max(end, t);
+  };
+  for (const r of doc.recreations) see(r.deletedPod.deletedAt);
+  for (const l of doc.loops) {
+    see(l.firstAt);
+    see(l.lastAt);
+  }
+  return start <= end ? { start, end } : null;
+}
+
+/**
+ * A field value on one line: strings bare (quantities like `500m` read best that way),
+ * everything else as compact JSON, null and absent as `(unset)`.
+ */
+export function formatValue(value: unknown): string {
+  if (value === null || value === undefined) return '(unset)';
+  if (typeof value === 'string') return value;
+  return safeJson(value, 0);
+}
+
+/** A field value for a diff view: objects and arrays pretty-printed over several lines. */
+export function formatValueBlock(value: unknown): string {
+  if (value === null || value === undefined) return '(unset)';
+  if (typeof value === 'string') return value;
+  return safeJson(value, 2);
+}
+
+function safeJson(value: unknown, indent: number): string {
+  try {
+    return JSON.stringify(value, null, indent) ?? String(value);
+  } catch {
+    // Cycles or BigInts cannot come from parsed JSON, but the type allows them.
+    return String(value);
+  }
+}
+
+/** Shortens to `max` characters with an ellipsis; `max` counts code points. */
+export function truncate(text: string, max: number): string {
+  const chars = [...text];
+  if (chars.length <= max) return text;
+  return `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
+}
+
+/** Keeps both ends of a long path: its start says where, its end says what. */
+export function truncateMiddle(text: string, max: number): string {
+  const chars = [...text];
+  if (chars.length <= max) return text;
+  const keep = Math.max(0, max - 1);
+  const head = Math.ceil(keep / 2);
+  return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - (keep - head)).join('')}`;
+}
+
+export interface Verdict {
+  /** Koperator before the fix: the three-way diff against the live pod. */
+  before: string;
+  /** After the fix: the intent diff (original vs modified only). */
+  after: string;
+}
+
+export function verdictOf(w: Recreation['wouldRestart']): Verdict {
+  if (!w) return { before: 'unknown', after: 'unknown' };
+  return {
+    before: w.threeWayMerge ? 'restart' : 'no restart',
+    after: w.intentDiff ? 'restart' : 'no restart',
+  };
+}
+
+/**
+ * `summary` is free-form: flattened to `a.b[0].c = value` rows so any shape renders.
+ * Returns at most `limit` rows and how many were left out.
+ */
+export function flattenSummary(
+  summary: Record<string, unknown>,
+  limit = Infinity,
+): { rows: Array<[string, string]>; omitted: number } {
+  const rows: Array<[string, string]> = [];
+  let total = 0;
+  const visit = (value: unknown, path: string): void => {
+    if (Array.isArray(value) && value.every(isScalar)) {
+      emit(path, value.length === 0 ? '(none)' : value.map((v) => formatValue(v)).join(', '));
+    } else if (Array.isArray(value)) {
+      value.forEach((v, i) => visit(v, `${path}[${i}]`));
+    } else if (value !== null && typeof value === 'object') {
+      const entries = Object.entries(value as Record<string, unknown>);
+      if (entries.length === 0) emit(path, '(none)');
+      for (const [k, v] of entries) visit(v, path === '' ? k : `${path}.${k}`);
+    } else {
+      emit(path, formatValue(value));
+    }
+  };
+  const emit = (key: string, value: string): void => {
+    total++;
+    if (rows.length < limit) rows.push([key, value]);
+  };
+  for (const [k, v] of Object.entries(summary ?? {})) visit(v, k);
+  return { rows, omitted: total - rows.length };
+}
+
+function isScalar(v: unknown): boolean {
+  return v === null || typeof v !== 'object';
+}
+
+/** Counts per classification (keys as found, so values outside the contract are counted too). */
+export function countByClass(recreations: readonly Recreation[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const r of recreations) counts.set(r.classification, (counts.get(r.classification) ?? 0) + 1);
+  return counts;
+}

@@ -1,0 +1,186 @@
+// The timeline: one SVG, one row per broker, x = time. Deletions are plain <circle>
+// marks and loops plain <rect> bands, because a browser draws thousands of simple SVG
+// elements without trouble while per-mark <title>s, filters or nested groups slow it
+// down; hover text for marks is therefore supplied by the page script from the data.
+import type { FindingsDocument } from '../../model/findings';
+import {
+  brokerKey,
+  brokerLabel,
+  compareBrokers,
+  formatDuration,
+  formatRange,
+  parseTime,
+  timeSpan,
+  truncate,
+} from '../format';
+import { escapeHtml } from './escape';
+
+export const TIMELINE = {
+  width: 1200,
+  labelWidth: 230,
+  rightPad: 24,
+  top: 10,
+  rowHeight: 32,
+  axisHeight: 44,
+  markRadius: 5.5,
+} as const;
+
+interface Row {
+  key: string;
+  label: string;
+  broker: { namespace: string; kafkaCluster: string; brokerId: string };
+  y: number;
+}
+
+/** `kafka/` muted, the cluster plain, `#4` bold: the broker id is what a reader scans for. */
+function rowLabel(r: Row): string {
+  const { namespace, kafkaCluster, brokerId } = r.broker;
+  const ns = truncate(namespace, 12);
+  const cluster = truncate(kafkaCluster, Math.max(8, 30 - [...ns].length - [...brokerId].length));
+  // The pointer-events of tspans follow the text, so clicks still land on .row-label.
+  return (
+    `<tspan class="ns">${escapeHtml(ns)}/</tspan>${escapeHtml(cluster)} ` +
+    `<tspan class="id">#${escapeHtml(truncate(brokerId, 8))}</tspan>`
+  );
+}
+
+/** Tick steps a reader counts in, from one second to one week. */
+const STEPS_MS = [
+  1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 604800,
+].map((s) => s * 1000);
+
+/** Evenly spaced round instants covering [start, end], at most about `maxTicks` of them. */
+export function niceTicks(start: number, end: number, maxTicks: number): { step: number; ticks: number[] } {
+  const span = Math.max(end - start, 1);
+  const step = STEPS_MS.find((s) => span / s <= maxTicks) ?? Math.ceil(span / maxTicks / 86400000) * 86400000;
+  const ticks: number[] = [];
+  for (let t = Math.ceil(start / step) * step; t <= end; t += step) ticks.push(t);
+  return { step, ticks };
+}
+
+/** The drawn time domain: the findings' span padded so edge marks are not cut in half. */
+export function timeDomain(doc: FindingsDocument): { start: number; end: number } {
+  const span = timeSpan(doc);
+  if (!span) return { start: 0, end: 60000 };
+  const pad = Math.max((span.end - span.start) * 0.03, 30000);
+  return { start: span.start - pad, end: span.end + pad };
+}
+
+export function renderTimeline(doc: FindingsDocument): string {
+  const T = TIMELINE;
+  const rows = brokerRows(doc);
+  const plotLeft = T.labelWidth;
+  const plotRight = T.width - T.rightPad;
+  const plotBottom = T.top + rows.length * T.rowHeight;
+  const height = plotBottom + T.axisHeight;
+  const { start, end } = timeDomain(doc);
+  const x = (ms: number): number => plotLeft + ((ms - start) / (end - start)) * (plotRight - plotLeft);
+  const rowOf = new Map(rows.map((r) => [r.key, r]));
+
+  const parts: string[] = [];
+  parts.push(
+    `<svg class="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${T.width} ${height}" ` +
+      `role="img" aria-label="Broker pod deletions over time, one row per broker">`,
+  );
+
+  // Rows first (zebra background and label), so bands and marks paint over them.
+  parts.push('<g class="rows">');
+  rows.forEach((r, i) => {
+    parts.push(
+      `<rect class="row-bg${i % 2 ? ' odd' : ''}" x="0" y="${r.y}" width="${T.width}" height="${T.rowHeight}"/>`,
+      `<text class="row-label" data-broker="${escapeHtml(r.key)}" x="12" y="${num(r.y + T.rowHeight / 2 + 4)}">` +
+        `${rowLabel(r)}<title>${escapeHtml(r.label)}</title></text>`,
+    );
+  });
+  parts.push('</g>');
+
+  // Grid and axis.
+  const { step, ticks } = niceTicks(start, end, 8);
+  parts.push('<g class="axis">');
+  parts.push(
+    `<line class="axis-line" x1="${plotLeft}" y1="${plotBottom}" x2="${plotRight}" y2="${plotBottom}"/>`,
+  );
+  let lastDay = '';
+  for (const t of ticks) {
+    const tx = num(x(t));
+    const iso = new Date(t).toISOString();
+    const day = iso.slice(0, 10);
+    const time = step < 60000 ? iso.slice(11, 19) : iso.slice(11, 16);
+    parts.push(
+      `<line class="grid" x1="${tx}" y1="${T.top}" x2="${tx}" y2="${plotBottom + 4}"/>`,
+      `<text class="tick" x="${tx}" y="${plotBottom + 18}">${time}</text>`,
+    );
+    // The date only where it changes, as a second line: most incidents fit in one day.
+    if (day !== lastDay) parts.push(`<text class="tick date" x="${tx}" y="${plotBottom + 33}">${day}</text>`);
+    lastDay = day;
+  }
+  parts.push(`<text class="axis-caption" x="${plotLeft - 10}" y="${plotBottom + 18}">UTC</text>`);
+  parts.push('</g>');
+
+  // Loop bands: one <rect class="loop-band"> per loop, its label a sibling <text>.
+  parts.push('<g class="bands">');
+  for (const loop of doc.loops) {
+    const row = rowOf.get(brokerKey(loop));
+    if (!row) continue;
+    const first = parseTime(loop.firstAt) ?? start;
+    const last = parseTime(loop.lastAt) ?? first;
+    const bx = x(Math.min(first, last)) - T.markRadius - 3;
+    const bw = Math.max(x(Math.max(first, last)) - x(Math.min(first, last)) + 2 * (T.markRadius + 3), 12);
+    const label = `×${loop.count} · every ${formatDuration(loop.periodSeconds)}${loop.active ? ' · active' : ''}`;
+    const tip = `${loop.classification} loop: ${loop.count} recreations, every ${formatDuration(loop.periodSeconds)}, ${formatRange(loop.firstAt, loop.lastAt)} UTC${loop.active ? ', still active' : ''}`;
+    parts.push(
+      `<rect class="loop-band" data-class="${escapeHtml(loop.classification)}" data-active="${loop.active}" ` +
+        `data-broker="${escapeHtml(row.key)}" x="${num(bx)}" y="${row.y + 4}" width="${num(bw)}" ` +
+        `height="${T.rowHeight - 8}" rx="6"><title>${escapeHtml(tip)}</title></rect>`,
+    );
+    // The label goes beside the band, not inside it, so it never covers the loop's own
+    // marks: to the right, or to the left when the band ends near the plot's edge.
+    const approxWidth = label.length * 6.4;
+    const right = bx + bw + 6 + approxWidth <= T.width - 4;
+    parts.push(
+      `<text class="loop-label" x="${num(right ? bx + bw + 6 : bx - 6)}" y="${num(row.y + T.rowHeight / 2 + 4)}"` +
+        `${right ? '' : ' text-anchor="end"'}>${escapeHtml(label)}</text>`,
+    );
+  }
+  parts.push('</g>');
+
+  // Marks, one per recreation, in document order so data-idx indexes doc.recreations.
+  parts.push('<g class="marks">');
+  doc.recreations.forEach((r, idx) => {
+    const row = rowOf.get(brokerKey(r));
+    if (!row) return;
+    const t = parseTime(r.deletedPod.deletedAt);
+    // An unparseable time still gets its mark, at the left edge, so counts add up.
+    const cx = t === null ? plotLeft : x(t);
+    parts.push(
+      `<circle class="mark" data-class="${escapeHtml(r.classification)}" data-uid="${escapeHtml(r.deletedPod.uid ?? '')}" ` +
+        `data-idx="${idx}"${t === null ? ' data-undated="true"' : ''} cx="${num(cx)}" cy="${row.y + T.rowHeight / 2}" r="${T.markRadius}"/>`,
+    );
+  });
+  parts.push('</g>');
+
+  if (rows.length === 0) {
+    parts.push(`<text class="empty" x="${T.width / 2}" y="${T.top + 24}">No broker pod deletions</text>`);
+  }
+  parts.push('</svg>');
+  return parts.join('\n');
+}
+
+function brokerRows(doc: FindingsDocument): Row[] {
+  const brokers = new Map<string, { namespace: string; kafkaCluster: string; brokerId: string }>();
+  for (const b of [...doc.recreations, ...doc.loops])
+    if (!brokers.has(brokerKey(b))) brokers.set(brokerKey(b), b);
+  return [...brokers.entries()]
+    .sort((a, b) => compareBrokers(a[1], b[1]))
+    .map(([key, b], i) => ({
+      key,
+      label: brokerLabel(b),
+      broker: b,
+      y: TIMELINE.top + i * TIMELINE.rowHeight,
+    }));
+}
+
+/** Coordinates to one decimal: enough for a 1200-unit canvas, and it keeps big files small. */
+function num(n: number): string {
+  return String(Math.round(n * 10) / 10);
+}

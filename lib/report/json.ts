@@ -1,0 +1,60 @@
+// The JSON view is the contract document itself (shared/spec/findings-contract.md).
+// Objects are rebuilt key by key rather than passed to JSON.stringify as they are, so
+// the output has the contract's key order whatever built the objects, and internal
+// extras never leak into what the checks and other tools parse.
+import type { FieldChange, FindingsDocument, Loop, Recreation } from '../model/findings';
+
+export function renderJson(doc: FindingsDocument): string {
+  const ordered = {
+    recreations: doc.recreations.map(orderRecreation),
+    loops: doc.loops.map(orderLoop),
+    summary: doc.summary,
+  };
+  return `${JSON.stringify(ordered, null, 2)}\n`;
+}
+
+function orderRecreation(r: Recreation): Recreation {
+  return {
+    namespace: r.namespace,
+    kafkaCluster: r.kafkaCluster,
+    brokerId: r.brokerId,
+    deletedPod: {
+      name: r.deletedPod.name,
+      uid: r.deletedPod.uid,
+      deletedAt: r.deletedPod.deletedAt,
+      deletedBy: r.deletedPod.deletedBy,
+    },
+    createdPod: r.createdPod
+      ? { name: r.createdPod.name, uid: r.createdPod.uid, createdAt: r.createdPod.createdAt }
+      : null,
+    classification: r.classification,
+    fields: r.fields.map(orderField),
+    wouldRestart: r.wouldRestart
+      ? { threeWayMerge: r.wouldRestart.threeWayMerge, intentDiff: r.wouldRestart.intentDiff }
+      : null,
+    evidence: r.evidence,
+  };
+}
+
+function orderField(f: FieldChange): FieldChange {
+  // `undefined` would silently drop the key; the contract always has from/to/by.
+  return { path: f.path, from: f.from ?? null, to: f.to ?? null, by: f.by ?? null };
+}
+
+function orderLoop(l: Loop): Loop {
+  return {
+    namespace: l.namespace,
+    kafkaCluster: l.kafkaCluster,
+    brokerId: l.brokerId,
+    classification: l.classification,
+    count: l.count,
+    firstAt: l.firstAt,
+    lastAt: l.lastAt,
+    periodSeconds: l.periodSeconds,
+    fields: l.fields,
+    mutators: l.mutators,
+    active: l.active,
+    // Not a contract key; the checks ignore it, people read it.
+    recommendation: l.recommendation,
+  };
+}

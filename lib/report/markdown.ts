@@ -1,0 +1,228 @@
+// The Markdown view, for an incident ticket or a pull request (GitHub-flavoured).
+// Untrusted text goes through one of three doors, each safe for where it lands:
+// `mdText` for table cells and headings, `mdCode` for code spans, `html` inside
+// <details>/<summary> (an HTML block, where Markdown escapes are not processed), and
+// fenced blocks, whose content is literal as long as the fence is longer than any
+// backtick run inside.
+import type { FindingsDocument, Loop, Recreation } from '../model/findings';
+import { CLASS_ORDER, classStyle } from './colors';
+import {
+  brokerLabel,
+  countByClass,
+  flattenSummary,
+  formatCount,
+  formatDuration,
+  formatRange,
+  formatTimestamp,
+  formatValueBlock,
+  groupByBroker,
+  plural,
+  sortLoops,
+  timeSpan,
+  verdictOf,
+} from './format';
+import { escapeHtml } from './html/escape';
+
+export interface MarkdownRenderOptions {
+  inputs?: string[];
+  generatedAt?: string;
+  reportUrl?: string;
+}
+
+const SUMMARY_ROWS = 60;
+
+export function renderMarkdown(doc: FindingsDocument, opts: MarkdownRenderOptions): string {
+  const out: string[] = [];
+  out.push('# Broker pod recreations', '');
+  out.push(overview(doc), '');
+  const meta = metaLine(opts);
+  if (meta) out.push(meta, '');
+  const legend = legendLine(doc);
+  if (legend) out.push(legend, '');
+
+  const loops = sortLoops(doc.loops);
+  out.push(`## Loops (${loops.length})`, '');
+  if (loops.length === 0) out.push('No broker was re-created in a loop.', '');
+  else out.push(...loopTable(loops), '');
+
+  const groups = groupByBroker(doc.recreations);
+  out.push(`## Recreations (${formatCount(doc.recreations.length)})`, '');
+  if (groups.length === 0) out.push('No broker pod was deleted in the data read.', '');
+  for (const g of groups) {
+    out.push(`### ${mdText(g.label)} — ${plural(g.recreations.length, 'recreation')}`, '');
+    out.push(...recreationTable(g.recreations), '');
+    for (const r of g.recreations) out.push(...recreationDetails(r), '');
+  }
+
+  out.push('## Inputs', '');
+  out.push(...summaryTable(doc, opts), '');
+  return `${out.join('\n').trimEnd()}\n`;
+}
+
+function overview(doc: FindingsDocument): string {
+  const brokers = groupByBroker(doc.recreations).length;
+  const active = doc.loops.filter((l) => l.active).length;
+  const span = timeSpan(doc);
+  const range = span ? ` · ${mdText(formatRange(iso(span.start), iso(span.end)))} UTC` : '';
+  return (
+    `**${plural(doc.recreations.length, 'recreation')}** of **${plural(brokers, 'broker')}**${range} · ` +
+    `**${plural(doc.loops.length, 'loop')}** (${active} active)`
+  );
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+function metaLine(opts: MarkdownRenderOptions): string {
+  const parts: string[] = [];
+  if (opts.inputs?.length) parts.push(`Inputs: ${opts.inputs.map(mdCode).join(', ')}`);
+  if (opts.generatedAt) parts.push(`generated ${mdText(opts.generatedAt)}`);
+  // Only http(s) links: a `javascript:` URL in a ticket is a trap for whoever clicks it.
+  if (opts.reportUrl && /^https?:\/\//i.test(opts.reportUrl))
+    parts.push(`[full HTML report](<${opts.reportUrl.replace(/[<>\s]/g, encodeURIComponent)}>)`);
+  return parts.join(' · ');
+}
+
+function legendLine(doc: FindingsDocument): string {
+  const counts = countByClass(doc.recreations);
+  const classes = [
+    ...CLASS_ORDER.filter((c) => counts.has(c)),
+    ...[...counts.keys()].filter((c) => !(CLASS_ORDER as readonly string[]).includes(c)),
+  ];
+  return classes.map((c) => `${classStyle(c).emoji} ${mdText(c)} ${counts.get(c)}`).join(' · ');
+}
+
+function classLabel(c: string): string {
+  return `${classStyle(c).emoji} ${mdText(c)}`;
+}
+
+function loopTable(loops: Loop[]): string[] {
+  const rows = loops.map((l) =>
+    row([
+      mdText(brokerLabel(l)),
+      classLabel(l.classification),
+      String(l.count),
+      formatDuration(l.periodSeconds),
+      mdText(formatRange(l.firstAt, l.lastAt)),
+      l.active ? '**active**' : 'ended',
+      l.fields.length ? l.fields.map(mdCode).join('<br>') : '—',
+      l.mutators.length ? l.mutators.map(mdCode).join('<br>') : '—',
+      l.recommendation ? mdText(l.recommendation) : '—',
+    ]),
+  );
+  return [
+    row([
+      'broker',
+      'class',
+      'count',
+      'period',
+      'first → last (UTC)',
+      'active',
+      'fields',
+      'mutators',
+      'recommendation',
+    ]),
+    '|---|---|--:|--:|---|---|---|---|---|',
+    ...rows,
+  ];
+}
+
+function recreationTable(recreations: Recreation[]): string[] {
+  return [
+    row(['time (UTC)', 'deleted pod → created pod', 'class', 'fields', 'by', 'deleted by']),
+    '|---|---|---|---|---|---|',
+    ...recreations.map((r) =>
+      row([
+        mdText(formatTimestamp(r.deletedPod.deletedAt)),
+        `${mdCode(r.deletedPod.name)} → ${r.createdPod ? mdCode(r.createdPod.name) : '(none)'}`,
+        classLabel(r.classification),
+        r.fields.length ? r.fields.map((f) => mdCode(f.path)).join('<br>') : '—',
+        r.fields.length ? r.fields.map((f) => (f.by ? mdText(f.by) : '?')).join('<br>') : '',
+        r.deletedPod.deletedBy ? mdText(r.deletedPod.deletedBy) : '?',
+      ]),
+    ),
+  ];
+}
+
+/** A collapsed block per recreation: the verdicts, the field diff and the evidence. */
+function recreationDetails(r: Recreation): string[] {
+  const style = classStyle(r.classification);
+  const created = r.createdPod ? escapeHtml(r.createdPod.name) : '(none)';
+  const summary =
+    `${escapeHtml(formatTimestamp(r.deletedPod.deletedAt))} · ${escapeHtml(r.deletedPod.name)} → ${created} · ` +
+    `${style.emoji} ${escapeHtml(r.classification)} · ${plural(r.fields.length, 'field')}`;
+  const v = verdictOf(r.wouldRestart);
+  const out = [
+    `<details><summary>${summary}</summary>`,
+    '',
+    `Would restart — before the koperator fix (three-way merge): **${v.before}** · after the fix (intent diff): **${v.after}**`,
+    '',
+  ];
+  if (r.fields.length) out.push(...fence(fieldDiff(r), 'diff'), '');
+  out.push(
+    r.evidence.length ? `Evidence: ${r.evidence.map(mdCode).join(', ')}` : 'Evidence: none recorded',
+    '',
+    '</details>',
+  );
+  return out;
+}
+
+/** Unified-diff look (`-` declared/last-applied, `+` live/new) so GitHub colours it. */
+function fieldDiff(r: Recreation): string {
+  const lines: string[] = [];
+  for (const f of r.fields) {
+    lines.push(`@@ ${oneLine(f.path)}${f.by ? `  (by ${oneLine(f.by)})` : ''} @@`);
+    for (const l of formatValueBlock(f.from).split('\n')) lines.push(`- ${l}`);
+    for (const l of formatValueBlock(f.to).split('\n')) lines.push(`+ ${l}`);
+  }
+  return lines.join('\n');
+}
+
+function summaryTable(doc: FindingsDocument, opts: MarkdownRenderOptions): string[] {
+  const { rows, omitted } = flattenSummary(doc.summary, SUMMARY_ROWS);
+  const out = [row(['', '']), '|---|---|'];
+  if (opts.inputs?.length) out.push(row(['inputs', opts.inputs.map(mdCode).join('<br>')]));
+  for (const [k, v] of rows) out.push(row([mdText(k), mdText(v)]));
+  if (omitted > 0) out.push(row(['…', `${plural(omitted, 'more entry', 'more entries')}`]));
+  return out.length > 2 ? out : ['No input summary.'];
+}
+
+function row(cells: string[]): string {
+  return `| ${cells.join(' | ')} |`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/[\r\n]+/g, ' ');
+}
+
+/**
+ * Plain text in a table cell or heading: HTML-significant characters become entities
+ * (no tags, no injected HTML), Markdown punctuation is backslash-escaped (no links,
+ * emphasis or cell breaks), newlines become spaces (a row is one line).
+ */
+export function mdText(text: string): string {
+  return oneLine(text)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/[\\`*_[\]|#~!]/g, (ch) => `\\${ch}`);
+}
+
+/**
+ * A code span holding any text: the delimiter is one backtick longer than the longest
+ * run inside, and `|` is escaped, which GFM honours even inside code spans in tables.
+ */
+export function mdCode(text: string): string {
+  const body = oneLine(text).replace(/\|/g, '\\|');
+  const longest = (body.match(/`+/g) ?? []).reduce((m, run) => Math.max(m, run.length), 0);
+  const ticks = '`'.repeat(longest + 1);
+  const padded = body.startsWith('`') || body.endsWith('`') || body === '' ? ` ${body} ` : body;
+  return `${ticks}${padded}${ticks}`;
+}
+
+function fence(body: string, lang: string): string[] {
+  const longest = (body.match(/`{3,}/g) ?? []).reduce((m, run) => Math.max(m, run.length), 2);
+  const ticks = '`'.repeat(longest + 1);
+  return [`${ticks}${lang}`, body, ticks];
+}

@@ -1,0 +1,239 @@
+// The HTML report in real headless Chromium: what a reader sees, not what the string holds.
+import { mkdirSync } from 'fs';
+import { join } from 'path';
+import type { Browser } from 'playwright-core';
+import { renderReport } from '../../lib/report';
+import {
+  clickMark,
+  countReport,
+  domCensus,
+  isRecreationOpen,
+  launchChromium,
+  openReport,
+  type OpenedReport,
+} from './browser';
+import { buildFixture, buildLarge, FIXTURE_OPTIONS, INJECTION, SCRIPT_BREAKOUT } from './fixture';
+
+const ARTIFACTS = join(__dirname, '..', 'artifacts');
+
+describe('HTML report in Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  describe('on the fixture', () => {
+    const doc = buildFixture();
+    const html = renderReport(doc, 'html', { color: false, ...FIXTURE_OPTIONS });
+    const idxOf = (pod: string): number => doc.recreations.findIndex((r) => r.deletedPod.name === pod);
+    let report: OpenedReport;
+
+    beforeAll(async () => {
+      report = await openReport(browser, html);
+    });
+    afterAll(async () => {
+      await report?.page.close();
+    });
+
+    it('loads with no console error, page error, network request or dialog, and is screenshotted', async () => {
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await report.page.screenshot({ path: join(ARTIFACTS, 'report.png') });
+      expect(report.consoleErrors).toEqual([]);
+      expect(report.pageErrors).toEqual([]);
+      expect(report.requests).toEqual([]);
+      expect(report.dialogs).toEqual([]);
+    });
+
+    it('draws exactly one .mark per recreation and one .loop-band per loop', async () => {
+      const counts = await countReport(report.page);
+      expect(counts.marks).toBe(doc.recreations.length);
+      expect(counts.loopBands).toBe(doc.loops.length);
+      expect(counts.loopRows).toBe(doc.loops.length);
+      expect(counts.listedRows).toBe(doc.recreations.length);
+      const marks = await report.page.$$eval('.mark', (els) =>
+        els.map((e) => [e.getAttribute('data-class'), e.getAttribute('data-uid')]),
+      );
+      expect(marks).toEqual(doc.recreations.map((r) => [r.classification, r.deletedPod.uid ?? '']));
+    });
+
+    it('shows the header counts, the inputs and the summary', async () => {
+      const header = await report.page.textContent('header');
+      expect(header).toContain('2026-11-02 09:58:21 → 11:24:10 UTC');
+      expect(header).toContain('logs/operator.log.gz');
+      expect(await report.page.textContent('#summary')).toContain('skipped[0].reason');
+      const loops = await report.page.textContent('table.loops');
+      expect(loops).toContain('Exclude broker pods from the scaleops webhook');
+      expect(loops).toContain('active');
+      expect(loops).toContain('ended');
+    });
+
+    it('expanding a recreation shows its field diff and both verdicts', async () => {
+      const row = `details.rec[data-idx="${idxOf('orders-kafka-0-5r7kk')}"]`;
+      expect(await report.page.$(`${row} table.diff`)).toBeNull();
+      await report.page.click(`${row} > summary`);
+      const cells = await report.page.$$eval(`${row} tr.field`, (trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+      );
+      expect(cells).toEqual([
+        [
+          'spec.containers[name=kafka].image',
+          'ghcr.io/adobe/kafka:2.13-3.7.0',
+          '→',
+          'ghcr.io/adobe/kafka:2.13-3.7.1',
+          'alice@example.com',
+        ],
+        [
+          'spec.containers[name=kafka].env[name=KAFKA_HEAP_OPTS].value',
+          '-Xmx2G -Xms2G',
+          '→',
+          '-Xmx4G -Xms4G',
+          'unknown',
+        ],
+      ]);
+      const verdicts = await report.page.textContent(`${row} .verdicts`);
+      expect(verdicts).toContain('Before the koperator fix (three-way merge): restart');
+      expect(verdicts).toContain('After the fix (intent diff): restart');
+    });
+
+    it('says the verdict is unknown when the states are not known', async () => {
+      const row = `details.rec[data-idx="${idxOf('logs-kafka-0-9zz8y')}"]`;
+      await report.page.click(`${row} > summary`);
+      const verdicts = await report.page.textContent(`${row} .verdicts`);
+      expect(verdicts).toContain('(three-way merge): unknown');
+      expect(await report.page.textContent(`${row} .evidence`)).toContain(
+        'successor pod spec not in the data',
+      );
+    });
+
+    it('shows hostile log values as text, never as markup', async () => {
+      const row = `details.rec[data-idx="${idxOf('events-kafka-0-inj3c')}"]`;
+      await report.page.click(`${row} > summary`);
+      expect(await report.page.textContent(`${row} tr.field td.to`)).toBe(INJECTION);
+      expect(await report.page.textContent(`${row} tr.field td.by`)).toBe(`evil-hook/${SCRIPT_BREAKOUT}`);
+      const dom = await domCensus(report.page);
+      expect({ imgs: dom.imgs, scripts: dom.scripts, inlineHandlers: dom.inlineHandlers }).toEqual({
+        imgs: 0,
+        scripts: 2,
+        inlineHandlers: 0,
+      });
+      expect(report.dialogs).toEqual([]);
+      expect(report.pageErrors).toEqual([]);
+    });
+
+    it('opens the recreation of a clicked mark', async () => {
+      const idx = idxOf('orders-kafka-1-65jhm');
+      await report.page.click(`circle.mark[data-idx="${idx}"]`);
+      expect(await isRecreationOpen(report.page, idx)).toBe(true);
+    });
+
+    it('filters the list by class from the legend', async () => {
+      await report.page.click('.legend button.chip[data-class="intent-change"]');
+      expect((await countReport(report.page)).listedRows).toBe(2);
+      await report.page.click('.legend button.chip[data-class="intent-change"]');
+      expect((await countReport(report.page)).listedRows).toBe(doc.recreations.length);
+    });
+  });
+
+  describe('with hostile text in every server-rendered place', () => {
+    const doc = buildFixture();
+    const svgTag = '<svg onload=alert(4)>';
+    doc.loops[0].mutators.push(INJECTION);
+    doc.loops[0].recommendation = SCRIPT_BREAKOUT;
+    doc.loops[1].classification = `x" onmouseover="alert(5)` as never;
+    doc.recreations[0].kafkaCluster = svgTag;
+    doc.recreations[1].classification = INJECTION as never;
+    doc.summary[INJECTION] = SCRIPT_BREAKOUT;
+    const html = renderReport(doc, 'html', {
+      color: false,
+      inputs: [INJECTION],
+      generatedAt: SCRIPT_BREAKOUT,
+      reportUrl: 'javascript:alert(6)',
+    });
+    let report: OpenedReport;
+
+    beforeAll(async () => {
+      report = await openReport(browser, html);
+    });
+    afterAll(async () => {
+      await report?.page.close();
+    });
+
+    it('renders them as text and runs no script of theirs', async () => {
+      await report.page.hover(`circle.mark[data-idx="0"]`);
+      const { elements: _, ...dom } = await domCensus(report.page);
+      // Two SVGs are the page's own: the timeline and the loop key in the legend.
+      expect(dom).toEqual({ imgs: 0, scripts: 2, svgs: 2, inlineHandlers: 0, links: [] });
+      expect(report.dialogs).toEqual([]);
+      expect(report.pageErrors).toEqual([]);
+      expect(report.consoleErrors).toEqual([]);
+      const text = await report.page.textContent('body');
+      for (const s of [INJECTION, SCRIPT_BREAKOUT, svgTag]) expect(text).toContain(s);
+      // The page script still ran: the list is there.
+      expect((await countReport(report.page)).listedRows).toBe(doc.recreations.length);
+    });
+  });
+
+  describe('with 2,500 recreations', () => {
+    const doc = buildLarge(2500);
+    const html = renderReport(doc, 'html', { color: false });
+    let report: OpenedReport;
+
+    beforeAll(async () => {
+      report = await openReport(browser, html);
+    });
+    afterAll(async () => {
+      await report?.page.close();
+    });
+
+    it('draws every mark and band but lists only one page of 100', async () => {
+      const counts = await countReport(report.page);
+      expect(counts.marks).toBe(2500);
+      expect(counts.loopBands).toBe(doc.loops.length);
+      expect(counts.listedRows).toBe(100);
+      expect(counts.pageInfo).toBe('Page 1 of 25');
+      expect(report.consoleErrors).toEqual([]);
+      expect(report.pageErrors).toEqual([]);
+      // The DOM stays small: the timeline's plain elements plus one page of rows.
+      expect((await domCensus(report.page)).elements).toBeLessThan(6000);
+    });
+
+    it('turns pages forwards and backwards, in chronological order', async () => {
+      const firstIdx = (): Promise<string | null> =>
+        report.page.$eval('#rec-list details.rec', (d) => d.getAttribute('data-idx'));
+      expect(await firstIdx()).toBe('0');
+      expect(await report.page.isDisabled('#page-prev')).toBe(true);
+      await report.page.click('#page-next');
+      expect(await report.page.textContent('#page-info')).toBe('Page 2 of 25');
+      expect(await firstIdx()).toBe('100');
+      expect(await report.page.textContent('#rec-count')).toBe('101–200 of 2,500');
+      for (let i = 2; i < 25; i++) await report.page.click('#page-next');
+      expect(await report.page.textContent('#page-info')).toBe('Page 25 of 25');
+      expect(await report.page.isDisabled('#page-next')).toBe(true);
+      expect(await firstIdx()).toBe('2400');
+      await report.page.click('#page-prev');
+      expect(await firstIdx()).toBe('2300');
+    });
+
+    it('jumps to the right page when a late mark is clicked, and stays quick', async () => {
+      const started = Date.now();
+      await clickMark(report.page, 2222);
+      expect(await report.page.textContent('#page-info')).toBe('Page 23 of 25');
+      expect(await isRecreationOpen(report.page, 2222)).toBe(true);
+      expect(Date.now() - started).toBeLessThan(2000);
+    });
+
+    it('filters by class and search text across all pages', async () => {
+      await report.page.selectOption('#filter-class', 'unknown');
+      const expected = doc.recreations.filter((r) => r.classification === 'unknown').length;
+      expect(await report.page.textContent('#rec-count')).toBe(`1–100 of ${expected} (filtered from 2,500)`);
+      await report.page.selectOption('#filter-class', '');
+      await report.page.fill('#filter-text', 'p02499');
+      await report.page.waitForSelector('#rec-list details.rec[data-idx="2499"]');
+      await report.page.waitForFunction('document.querySelectorAll("#rec-list details.rec").length === 1');
+      expect(await report.page.textContent('#page-info')).toBe('Page 1 of 1');
+    });
+  });
+});

@@ -1,0 +1,67 @@
+import { renderReport } from '../../lib/report';
+import { buildFixture } from './fixture';
+
+describe('JSON report', () => {
+  const doc = buildFixture();
+  const text = renderReport(doc, 'json', { color: true });
+
+  it('round-trips to the input document', () => {
+    expect(JSON.parse(text)).toEqual(doc);
+  });
+
+  it('is 2-space JSON ending in one newline', () => {
+    expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+    expect(text.endsWith('}\n')).toBe(true);
+  });
+
+  it('writes keys in contract order whatever order the objects were built in', () => {
+    const shuffled = buildFixture();
+    const r = shuffled.recreations[0];
+    // Rebuild the first recreation with its keys reversed.
+    shuffled.recreations[0] = Object.fromEntries(Object.entries(r).reverse()) as typeof r;
+    const parsed = JSON.parse(renderReport(shuffled, 'json', { color: false }));
+    expect(Object.keys(parsed)).toEqual(['recreations', 'loops', 'summary']);
+    expect(Object.keys(parsed.recreations[0])).toEqual([
+      'namespace',
+      'kafkaCluster',
+      'brokerId',
+      'deletedPod',
+      'createdPod',
+      'classification',
+      'fields',
+      'wouldRestart',
+      'evidence',
+    ]);
+    expect(Object.keys(parsed.recreations[0].deletedPod)).toEqual(['name', 'uid', 'deletedAt', 'deletedBy']);
+    expect(Object.keys(parsed.loops[0])).toEqual([
+      'namespace',
+      'kafkaCluster',
+      'brokerId',
+      'classification',
+      'count',
+      'firstAt',
+      'lastAt',
+      'periodSeconds',
+      'fields',
+      'mutators',
+      'active',
+      'recommendation',
+    ]);
+  });
+
+  it('ignores the colour option', () => {
+    expect(renderReport(doc, 'json', { color: false })).toBe(text);
+  });
+
+  it('keeps createdPod and wouldRestart as explicit nulls', () => {
+    const parsed = JSON.parse(text);
+    const downscale = parsed.recreations.find(
+      (r: { deletedPod: { name: string } }) => r.deletedPod.name === 'orders-kafka-3-p4q8z',
+    );
+    expect(downscale).toHaveProperty('createdPod', null);
+    const unknown = parsed.recreations.find(
+      (r: { classification: string }) => r.classification === 'unknown',
+    );
+    expect(unknown).toHaveProperty('wouldRestart', null);
+  });
+});

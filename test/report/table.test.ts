@@ -1,0 +1,84 @@
+import { renderReport } from '../../lib/report';
+import { CLASSIFICATIONS } from '../../lib/model/findings';
+import { CLASS_STYLES } from '../../lib/report/colors';
+import { buildFixture, FIXTURE_OPTIONS } from './fixture';
+
+// eslint-disable-next-line no-control-regex -- matching ESC is the point
+const ANSI = /\u001b\[[0-9;]*m/g;
+
+describe('table report', () => {
+  const doc = buildFixture();
+  const plain = renderReport(doc, 'table', { color: false, ...FIXTURE_OPTIONS });
+  const colored = renderReport(doc, 'table', { color: true, ...FIXTURE_OPTIONS });
+
+  it('matches the snapshot without colour', () => {
+    expect(plain).toMatchSnapshot();
+  });
+
+  it('matches the snapshot with colour', () => {
+    expect(colored).toMatchSnapshot();
+  });
+
+  it('has no escape sequence at all without colour', () => {
+    expect(plain).not.toContain('\u001b');
+  });
+
+  it('with colour, is the plain text plus SGR sequences only', () => {
+    expect(colored.replace(ANSI, '')).toBe(plain);
+  });
+
+  it('paints each class in its palette colour', () => {
+    for (const c of CLASSIFICATIONS) {
+      expect(colored).toContain(`\u001b[${CLASS_STYLES[c].ansi}m${c}\u001b[0m`);
+    }
+  });
+
+  it('lists loops before recreations, and recreations grouped by broker', () => {
+    const loops = plain.indexOf('Loops (2)');
+    const recreations = plain.indexOf('Recreations (16)');
+    const inputs = plain.indexOf('\nInputs\n');
+    expect(loops).toBeGreaterThan(0);
+    expect(recreations).toBeGreaterThan(loops);
+    expect(inputs).toBeGreaterThan(recreations);
+    const pipeline = plain.indexOf('kafka/pipeline-kafka #4  5 recreations');
+    expect(pipeline).toBeGreaterThan(recreations);
+    expect(plain.slice(pipeline).split('\n').slice(1, 11).join('\n')).toMatch(
+      /pipeline-kafka-4-a1b2c → pipeline-kafka-4-d3e4f/,
+    );
+  });
+
+  it('aligns columns: every loop row starts its cells at the header offsets', () => {
+    const lines = plain.split('\n');
+    const header = lines.find((l) => l.includes('broker') && l.includes('recommendation'));
+    expect(header).toBeDefined();
+    const classAt = header!.indexOf('class');
+    const rows = lines.filter((l) => l.includes('external-mutation-revert') && l.includes('#'));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows.slice(0, 2)) expect(row.indexOf('external-mutation-revert')).toBe(classAt);
+  });
+
+  it('shows a downscale with no created pod and an unknown deleter', () => {
+    expect(plain).toContain('orders-kafka-3-p4q8z → (none)');
+    expect(plain).toMatch(/logs-kafka-0-9zz8y → logs-kafka-0-c4d5e\s+unknown\s+—\s+\?/);
+  });
+
+  it('marks the active loop and the ended one', () => {
+    expect(plain).toMatch(/kafka\/pipeline-kafka #4 .* ACTIVE /);
+    expect(plain).toMatch(/kafka\/events-kafka #5 .* ended /);
+  });
+
+  it('neutralises terminal control characters from the logs', () => {
+    const hostile = buildFixture();
+    hostile.recreations[0].deletedPod.deletedBy = 'evil\u001b[2J\u001b]0;owned\u0007';
+    const out = renderReport(hostile, 'table', { color: false });
+    expect(out).not.toContain('\u001b');
+    expect(out).toContain('evil\\u001b[2J\\u001b]0;owned\\u0007');
+  });
+
+  it('says so when there is nothing to show', () => {
+    const out = renderReport({ recreations: [], loops: [], summary: {} }, 'table', { color: false });
+    expect(out).toContain('No broker was re-created in a loop.');
+    expect(out).toContain('No broker pod was deleted in the data read.');
+    expect(out).toContain('(no input summary)');
+  });
+});
