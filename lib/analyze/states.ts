@@ -98,7 +98,12 @@ export function currentOf(inc: Incarnation): Record<string, unknown> | null {
   let state: Record<string, unknown> | null = isObject(inc.create?.response) ? inc.create!.response : null;
   const end = inc.deletion?.facts[0];
   for (const w of inc.writes) {
-    if (w === end) return isObject(w.response) ? w.response : state;
+    if (w === end) {
+      if (isObject(w.response)) return w.response;
+      // Created before the data and evicted: the kubelet's final delete returns the pod
+      // as it stood, which is the nearest body to the eviction the logs hold.
+      return state ?? firstBody(inc.deletion!.facts);
+    }
     if (isObject(w.response)) {
       state = w.response;
       continue;
@@ -108,6 +113,11 @@ export function currentOf(inc: Incarnation): Record<string, unknown> | null {
     if (next) state = next;
   }
   return state;
+}
+
+function firstBody(facts: PodWriteFact[]): Record<string, unknown> | null {
+  for (const f of facts) if (isObject(f.response)) return f.response;
+  return null;
 }
 
 export function applyWrite(state: unknown, w: PodWriteFact): Record<string, unknown> | null {

@@ -53,8 +53,28 @@ export function factTime(f: Fact): string {
   return f.type === 'operator' ? f.at : f.doneAt || f.at;
 }
 
+const STAGE_RANK: Record<string, number> = { ResponseComplete: 3, Panic: 2, ResponseStarted: 1, RequestReceived: 0 };
+
+/**
+ * One fact per request: facts written per object (the Lambda path) may hold both the
+ * RequestReceived and the ResponseComplete stage of a request, or the same stage twice.
+ */
+export function onePerRequest(facts: Fact[]): Fact[] {
+  const best = new Map<string, Fact>();
+  const out: Fact[] = [];
+  for (const f of facts) {
+    if (f.type === 'operator') {
+      out.push(f);
+      continue;
+    }
+    const prev = best.get(f.auditID);
+    if (!prev || (STAGE_RANK[f.stage] ?? 0) > (STAGE_RANK[(prev as typeof f).stage] ?? 0)) best.set(f.auditID, f);
+  }
+  return out.concat([...best.values()]);
+}
+
 export function buildTimeline(facts: Fact[], configuredOperators: string[] = []): Timeline {
-  const sorted = [...facts].sort((a, b) => compareTimes(factTime(a), factTime(b)));
+  const sorted = onePerRequest(facts).sort((a, b) => compareTimes(factTime(a), factTime(b)));
   const pods: PodWriteFact[] = [];
   const kafkaClusterWrites: KafkaClusterWriteFact[] = [];
   const configMapWrites: ConfigMapWriteFact[] = [];
