@@ -1,0 +1,429 @@
+// Reads one object's plain bytes into LogRecords: receives frames from the Framer,
+// recognises each container by its shape (never by the file name), unwraps it, keeps
+// what the analysis needs and counts everything else. One instance per object: it also
+// holds the object's partial-line state and decides, at the end, whether the object was
+// empty or foreign.
+import type { AuditEvent } from '../model/audit';
+import type { FormatName, LogRecord } from '../model/record';
+import type { DecompressEvents } from './decompress';
+import { irrelevantEventsInBytes, isIrrelevantEventString, isRelevantAuditEvent, ONE_GKE_ENTRY } from './filter';
+import { Framer, type FrameSink } from './framing';
+import { isAuditShaped, toAuditEvent } from './formats/audit-event';
+import { gkeEntryToAuditObject, isKubernetesEntry } from './formats/gke';
+import { isObject, str, type JsonObject } from './formats/json';
+import { PartialLines, type Joined } from './formats/partial-lines';
+import { criHead, timestampEnd, type CriHead } from './formats/timestamped-line';
+import { isZapShaped, toOperatorLine } from './formats/zap';
+import { addDetail, MAX_DETAILS_PER_FILE, type FileIssue, type IngestStats, type SkipDetail, type SkipReason } from './stats';
+
+export interface ReaderOptions {
+  maxLineBytes: number;
+  keep?: (rec: LogRecord) => boolean;
+  /** False: keep every audit event, relevant or not (no byte pre-filter either). */
+  relevantOnly: boolean;
+}
+
+/**
+ * Where a JSON value was found; decides the format name of a bare event or zap line in it.
+ * Containers (EventList, CloudWatch payload, GKE entry, AKS record, Fluent Bit record)
+ * are recognised at every level, so wrappers of wrappers unwrap too.
+ */
+type Via = 'top' | 'array' | 'eks-export' | 'cri' | 'cwl' | 'aks' | 'fluent-bit';
+
+const AUDIT_FORMAT: Record<Exclude<Via, 'top'>, FormatName> = {
+  array: 'audit-eventlist',
+  'eks-export': 'eks-cloudwatch-export',
+  cri: 'cri',
+  cwl: 'eks-firehose-cwl',
+  aks: 'aks-diagnostic',
+  'fluent-bit': 'fluent-bit',
+};
+const OPERATOR_FORMAT: Record<Exclude<Via, 'top'>, FormatName> = {
+  array: 'zap-json',
+  'eks-export': 'zap-json',
+  cri: 'cri',
+  cwl: 'eks-firehose-cwl',
+  aks: 'aks-diagnostic',
+  'fluent-bit': 'fluent-bit-operator',
+};
+
+const LBRACE = 0x7b;
+const LBRACK = 0x5b;
+const PARTIAL_FLAG = Buffer.from('"_p":"P"');
+
+/** Formats whose one record may hold many events (the byte pre-filter then counts them). */
+const MULTI_EVENT: ReadonlySet<FormatName> = new Set(['audit-eventlist', 'eks-firehose-cwl']);
+
+/** First bytes of a binary file: many control characters (NUL, ...) that text never has. */
+function looksBinary(chunk: Buffer): boolean {
+  let i = 0;
+  // NUL padding before the first record (a crashed writer) is not a sign of binary data.
+  while (i < chunk.length && (chunk[i] === 0 || chunk[i] === 0x0a || chunk[i] === 0x20)) i++;
+  const end = Math.min(chunk.length, i + 4096);
+  if (end - i < 16) return false;
+  let control = 0;
+  for (let j = i; j < end; j++) {
+    const b = chunk[j];
+    if (b < 0x09 || (b > 0x0d && b < 0x20 && b !== 0x1b) || b === 0x7f) control++;
+  }
+  return control / (end - i) > 0.1;
+}
+
+/** A short, printable sample of a skipped line for the skip details. */
+function excerpt(buf: Buffer, start: number, end: number): string {
+  const slice = buf.subarray(start, Math.min(end, start + 80));
+  for (const b of slice) if (b === 0) return 'NUL bytes';
+  // eslint-disable-next-line no-control-regex
+  const text = slice.toString('utf8').replace(/[\u0000-\u001f\u007f]/g, '.');
+  return JSON.stringify(end - start > 80 ? `${text}...` : text);
+}
+
+function describeKeys(v: JsonObject): string {
+  const keys = Object.keys(v).slice(0, 6);
+  return `JSON object with keys ${JSON.stringify(keys)}`;
+}
+
+export class ObjectReader implements FrameSink, DecompressEvents {
+  /** Records ready for the caller; taken with takeOut(). */
+  private out: LogRecord[] = [];
+  private readonly framer: Framer;
+  private readonly cri: PartialLines;
+  private readonly fluent: PartialLines;
+  /** Format of the last audit event parsed here; until one is, nothing is pre-filtered. */
+  private lastAuditFormat: FormatName | null = null;
+  private logRecords = 0;
+  private controlSeen = 0;
+  private skips = 0;
+  private firstSkip: string | null = null;
+  private decompressed = 0;
+  private sniffed = false;
+  private hadError = false;
+  private foreignWhy: string | null = null;
+  private readonly details: SkipDetail[] = [];
+  private omitted = 0;
+  /** Set when reading should stop: the object is binary or an unsupported archive. */
+  abandoned = false;
+
+  constructor(
+    private readonly source: string,
+    private readonly stats: IngestStats,
+    private readonly opts: ReaderOptions,
+  ) {
+    this.framer = new Framer(this, opts.maxLineBytes);
+    this.cri = new PartialLines(opts.maxLineBytes);
+    this.fluent = new PartialLines(opts.maxLineBytes);
+  }
+
+  takeOut(): LogRecord[] {
+    const out = this.out;
+    this.out = [];
+    return out;
+  }
+
+  push(chunk: Buffer): void {
+    this.decompressed += chunk.length;
+    if (!this.sniffed) {
+      this.sniffed = true;
+      if (looksBinary(chunk)) {
+        this.foreignWhy = 'binary data';
+        this.abandoned = true;
+        return;
+      }
+    }
+    this.framer.push(chunk);
+  }
+
+  /** End of the object's bytes: flushes the last line and any unterminated partial lines. */
+  end(): void {
+    if (this.abandoned) return;
+    this.framer.end();
+    for (const j of this.cri.drain()) this.joined(j, (b, line) => this.criPayload(b, 0, b.length, line, 'incomplete-record'));
+    for (const j of this.fluent.drain()) this.joined(j, (b, line) => this.embedded(b.toString('utf8'), line, 'fluent-bit', 'incomplete-record'));
+  }
+
+  /** Adds this object's outcome to the stats: empty, foreign, and its skip details. */
+  finish(): void {
+    const s = this.stats;
+    s.bytes.decompressed += this.decompressed;
+    let foreign = this.foreignWhy;
+    if (!foreign && this.logRecords === 0 && this.controlSeen === 0 && !this.hadError) {
+      if (this.skips > 0) foreign = this.firstSkip;
+      else if (this.framer.nulBytes > 0) foreign = 'only NUL bytes';
+      else s.files.empty++;
+    }
+    if (foreign) {
+      s.files.foreign++;
+      addDetail(s, { source: this.source, line: 0, reason: 'foreign-file', note: foreign });
+      return;
+    }
+    for (const d of this.details) addDetail(s, d);
+    s.detailsOmitted += this.omitted;
+  }
+
+  // --- DecompressEvents ---
+
+  onInput(bytes: number): void {
+    this.stats.bytes.read += bytes;
+  }
+
+  onGzipError(kind: 'gzip-truncated' | 'gzip-corrupt', message: string): void {
+    this.fileIssue(kind, message);
+  }
+
+  onUnsupported(what: string): void {
+    this.foreignWhy = what;
+    this.abandoned = true;
+  }
+
+  /** The object failed as a whole (at most one error counted per object). */
+  fileIssue(reason: FileIssue, note: string): void {
+    if (this.hadError) return;
+    this.hadError = true;
+    this.stats.files.errors++;
+    addDetail(this.stats, { source: this.source, line: 0, reason, note });
+  }
+
+  // --- FrameSink ---
+
+  json(buf: Buffer, start: number, end: number, line: number): void {
+    this.jsonBytes(buf, start, end, line, 'top', 'corrupt-json');
+  }
+
+  text(buf: Buffer, start: number, end: number, line: number): void {
+    const sp = timestampEnd(buf, start, end);
+    if (sp >= 0) {
+      const at = sp + 1;
+      if (buf[at] === LBRACE) {
+        this.jsonBytes(buf, at, end, line, 'eks-export', 'corrupt-json');
+        return;
+      }
+      const head = criHead(buf, at, end);
+      if (head) {
+        this.criLine(buf, head, end, line);
+        return;
+      }
+    }
+    this.skip(line, 'not-a-log-line', excerpt(buf, start, end));
+  }
+
+  skip(line: number, reason: SkipReason, note?: string): void {
+    const s = this.stats.skipped;
+    s[reason] = (s[reason] ?? 0) + 1;
+    this.skips++;
+    if (this.firstSkip === null) this.firstSkip = note ? `${reason}: ${note}` : reason;
+    if (this.details.length < MAX_DETAILS_PER_FILE) {
+      this.details.push(note ? { source: this.source, line, reason, note } : { source: this.source, line, reason });
+    } else {
+      this.omitted++;
+    }
+  }
+
+  // --- containers ---
+
+  private jsonBytes(buf: Buffer, start: number, end: number, line: number, via: Via, onFail: SkipReason): void {
+    const last = this.lastAuditFormat;
+    if (this.opts.relevantOnly && last !== null && !this.fluent.active) {
+      const partial = last === 'fluent-bit' && buf.subarray(start, end).indexOf(PARTIAL_FLAG) >= 0;
+      if (!partial) {
+        const n = irrelevantEventsInBytes(buf, start, end, MULTI_EVENT.has(last));
+        if (n === ONE_GKE_ENTRY) {
+          this.prefiltered(1, 'gke-logentry');
+          return;
+        }
+        if (n > 0) {
+          // A bare event in a file of GKE entries is a plain audit line, not an entry.
+          const format = via !== 'top' ? AUDIT_FORMAT[via] : last === 'gke-logentry' ? 'audit-jsonl' : last;
+          this.prefiltered(n, format);
+          return;
+        }
+      }
+    }
+    let v: unknown;
+    try {
+      v = JSON.parse(buf.toString('utf8', start, end));
+    } catch {
+      this.skip(line, onFail);
+      return;
+    }
+    this.value(v, line, via);
+  }
+
+  /** A JSON document held in a string (CloudWatch message, Fluent Bit or AKS `log`). */
+  private embedded(s: string, line: number, via: Exclude<Via, 'top'>, onFail: SkipReason): void {
+    if (this.opts.relevantOnly && isIrrelevantEventString(s)) {
+      this.prefiltered(1, AUDIT_FORMAT[via]);
+      return;
+    }
+    const t = s.trimStart();
+    if (t.length === 0 || (t.charCodeAt(0) !== LBRACE && t.charCodeAt(0) !== LBRACK)) {
+      this.skip(line, 'not-a-log-line', JSON.stringify(t.length > 80 ? `${t.slice(0, 80)}...` : t));
+      return;
+    }
+    let v: unknown;
+    try {
+      v = JSON.parse(s);
+    } catch {
+      this.skip(line, onFail === 'corrupt-json' && s.trimEnd().endsWith('[Truncated...]') ? 'cloudwatch-truncated' : onFail);
+      return;
+    }
+    this.value(v, line, via);
+  }
+
+  private value(v: unknown, line: number, via: Via): void {
+    if (Array.isArray(v)) {
+      for (const el of v) this.value(el, line, 'array');
+      return;
+    }
+    if (!isObject(v)) {
+      this.skip(line, 'foreign-record', `JSON ${v === null ? 'null' : typeof v}`);
+      return;
+    }
+    if (v.kind === 'EventList' && Array.isArray(v.items)) {
+      for (const item of v.items) {
+        if (isObject(item)) this.auditObject(item, 'audit-eventlist', line);
+        else this.skip(line, 'foreign-record', 'EventList item is not an object');
+      }
+      return;
+    }
+    if (typeof v.messageType === 'string' && Array.isArray(v.logEvents)) {
+      this.cloudWatchPayload(v, line);
+      return;
+    }
+    if (isObject(v.protoPayload)) {
+      if (isKubernetesEntry(v)) this.auditObject(gkeEntryToAuditObject(v), 'gke-logentry', line);
+      else this.skip(line, 'foreign-record', 'Cloud Logging entry of another service');
+      return;
+    }
+    if (isObject(v.properties) && 'log' in v.properties) {
+      const log = v.properties.log;
+      if (typeof log === 'string') this.embedded(log, line, 'aks', 'corrupt-json');
+      else this.value(log, line, 'aks');
+      return;
+    }
+    if (typeof v.log === 'string' || isObject(v.log)) {
+      this.fluentBitRecord(v, line);
+      return;
+    }
+    if (isAuditShaped(v)) {
+      this.auditObject(v, via === 'top' ? ('date' in v ? 'fluent-bit' : 'audit-jsonl') : AUDIT_FORMAT[via], line);
+      return;
+    }
+    if (isZapShaped(v)) {
+      this.operatorObject(v, via === 'top' ? 'zap-json' : OPERATOR_FORMAT[via], line);
+      return;
+    }
+    this.skip(line, 'foreign-record', describeKeys(v));
+  }
+
+  private cloudWatchPayload(v: JsonObject, line: number): void {
+    if (v.messageType === 'CONTROL_MESSAGE') {
+      this.controlSeen++;
+      this.stats.controlMessages++;
+      return;
+    }
+    if (v.messageType !== 'DATA_MESSAGE') {
+      this.skip(line, 'foreign-record', `CloudWatch messageType ${JSON.stringify(v.messageType)}`);
+      return;
+    }
+    for (const le of v.logEvents as unknown[]) {
+      const msg = isObject(le) ? le.message : undefined;
+      if (typeof msg === 'string') this.embedded(msg, line, 'cwl', 'corrupt-json');
+      else this.skip(line, 'foreign-record', 'CloudWatch log event without a message');
+    }
+  }
+
+  private fluentBitRecord(v: JsonObject, line: number): void {
+    const log = v.log;
+    if (typeof log !== 'string') {
+      this.value(log, line, 'fluent-bit');
+      return;
+    }
+    const k8s = isObject(v.kubernetes) ? v.kubernetes : {};
+    const key = `${str(v.stream) ?? ''}|${str(k8s.pod_id) ?? str(k8s.pod_name) ?? ''}|${str(k8s.container_name) ?? ''}`;
+    if (v._p === 'P') {
+      this.fluent.add(key, Buffer.from(log, 'utf8'), line);
+      return;
+    }
+    const j = this.fluent.finish(key, Buffer.from(log, 'utf8'));
+    if (j) this.joined(j, (b, first) => this.embedded(b.toString('utf8'), first, 'fluent-bit', 'corrupt-json'));
+    else this.embedded(log, line, 'fluent-bit', 'corrupt-json');
+  }
+
+  private criLine(buf: Buffer, head: CriHead, end: number, line: number): void {
+    const text = buf.subarray(head.text, end);
+    if (head.partial) {
+      this.cri.add(head.stream, text, line);
+      return;
+    }
+    const j = this.cri.finish(head.stream, text);
+    if (j) this.joined(j, (b, first) => this.criPayload(b, 0, b.length, first, 'corrupt-json'));
+    else this.criPayload(buf, head.text, end, line, 'corrupt-json');
+  }
+
+  private criPayload(buf: Buffer, start: number, end: number, line: number, onFail: SkipReason): void {
+    let s = start;
+    while (s < end && (buf[s] === 0x20 || buf[s] === 0x09)) s++;
+    let e = end;
+    while (e > s && (buf[e - 1] === 0x20 || buf[e - 1] === 0x0d || buf[e - 1] === 0x0a)) e--;
+    if (s < e && (buf[s] === LBRACE || buf[s] === LBRACK)) this.jsonBytes(buf, s, e, line, 'cri', onFail);
+    else this.skip(line, 'not-a-log-line', excerpt(buf, start, end));
+  }
+
+  private joined(j: Joined, then: (bytes: Buffer, line: number) => void): void {
+    if (j.kind === 'too-long') this.skip(j.line, 'line-too-long');
+    else then(j.bytes, j.line);
+  }
+
+  // --- records ---
+
+  private prefiltered(n: number, format: FormatName): void {
+    const s = this.stats;
+    this.logRecords += n;
+    s.audit.read += n;
+    s.audit.irrelevant += n;
+    s.records[format] = (s.records[format] ?? 0) + n;
+  }
+
+  private auditObject(v: JsonObject, format: FormatName, line: number): void {
+    const ev: AuditEvent | SkipReason = toAuditEvent(v);
+    if (typeof ev === 'string') {
+      this.skip(line, ev);
+      return;
+    }
+    const s = this.stats;
+    this.logRecords++;
+    this.lastAuditFormat = format;
+    s.audit.read++;
+    s.records[format] = (s.records[format] ?? 0) + 1;
+    if (this.opts.relevantOnly && !isRelevantAuditEvent(ev)) {
+      s.audit.irrelevant++;
+      return;
+    }
+    const rec: LogRecord = { kind: 'audit', event: ev, format, at: { source: this.source, line } };
+    if (this.opts.keep && !this.opts.keep(rec)) {
+      s.audit.excluded++;
+      return;
+    }
+    s.audit.kept++;
+    this.out.push(rec);
+  }
+
+  private operatorObject(v: JsonObject, format: FormatName, line: number): void {
+    const ol = toOperatorLine(v);
+    if (typeof ol === 'string') {
+      this.skip(line, ol);
+      return;
+    }
+    const s = this.stats;
+    this.logRecords++;
+    s.operator.read++;
+    s.records[format] = (s.records[format] ?? 0) + 1;
+    const rec: LogRecord = { kind: 'operator', line: ol, format, at: { source: this.source, line } };
+    if (this.opts.keep && !this.opts.keep(rec)) {
+      s.operator.excluded++;
+      return;
+    }
+    s.operator.kept++;
+    this.out.push(rec);
+  }
+}
