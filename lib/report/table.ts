@@ -101,7 +101,7 @@ function tableOpts(color: boolean, indent: string): TableOptions {
 }
 
 function headline(doc: FindingsDocument): string {
-  const brokers = new Set(groupByBroker(doc.recreations).map((g) => g.key)).size;
+  const brokers = groupByBroker(doc.recreations).length;
   const active = doc.loops.filter((l) => l.active).length;
   return (
     `koperator-audit: ${plural(doc.recreations.length, 'broker pod recreation')} across ${plural(brokers, 'broker')}, ` +

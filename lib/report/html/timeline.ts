@@ -21,6 +21,8 @@ export const TIMELINE = {
   rightPad: 24,
   top: 10,
   rowHeight: 32,
+  /** Rows with a loop are taller: the loop's label gets its own line above the marks. */
+  loopRowHeight: 48,
   axisHeight: 44,
   markRadius: 5.5,
 } as const;
@@ -30,6 +32,9 @@ interface Row {
   label: string;
   broker: { namespace: string; kafkaCluster: string; brokerId: string };
   y: number;
+  height: number;
+  /** Vertical centre of the marks. */
+  markY: number;
 }
 
 /** `kafka/` muted, the cluster plain, `#4` bold: the broker id is what a reader scans for. */
@@ -71,7 +76,7 @@ export function renderTimeline(doc: FindingsDocument): string {
   const rows = brokerRows(doc);
   const plotLeft = T.labelWidth;
   const plotRight = T.width - T.rightPad;
-  const plotBottom = T.top + rows.length * T.rowHeight;
+  const plotBottom = rows.length ? rows[rows.length - 1].y + rows[rows.length - 1].height : T.top;
   const height = plotBottom + T.axisHeight;
   const { start, end } = timeDomain(doc);
   const x = (ms: number): number => plotLeft + ((ms - start) / (end - start)) * (plotRight - plotLeft);
@@ -87,8 +92,8 @@ export function renderTimeline(doc: FindingsDocument): string {
   parts.push('<g class="rows">');
   rows.forEach((r, i) => {
     parts.push(
-      `<rect class="row-bg${i % 2 ? ' odd' : ''}" x="0" y="${r.y}" width="${T.width}" height="${T.rowHeight}"/>`,
-      `<text class="row-label" data-broker="${escapeHtml(r.key)}" x="12" y="${num(r.y + T.rowHeight / 2 + 4)}">` +
+      `<rect class="row-bg${i % 2 ? ' odd' : ''}" x="0" y="${r.y}" width="${T.width}" height="${r.height}"/>`,
+      `<text class="row-label" data-broker="${escapeHtml(r.key)}" x="12" y="${num(r.markY + 4)}">` +
         `${rowLabel(r)}<title>${escapeHtml(r.label)}</title></text>`,
     );
   });
@@ -130,16 +135,25 @@ export function renderTimeline(doc: FindingsDocument): string {
     const tip = `${loop.classification} loop: ${loop.count} recreations, every ${formatDuration(loop.periodSeconds)}, ${formatRange(loop.firstAt, loop.lastAt)} UTC${loop.active ? ', still active' : ''}`;
     parts.push(
       `<rect class="loop-band" data-class="${escapeHtml(loop.classification)}" data-active="${loop.active}" ` +
-        `data-broker="${escapeHtml(row.key)}" x="${num(bx)}" y="${row.y + 4}" width="${num(bw)}" ` +
-        `height="${T.rowHeight - 8}" rx="6"><title>${escapeHtml(tip)}</title></rect>`,
+        `data-broker="${escapeHtml(row.key)}" x="${num(bx)}" y="${row.y + 3}" width="${num(bw)}" ` +
+        `height="${row.height - 6}" rx="6"><title>${escapeHtml(tip)}</title></rect>`,
     );
-    // The label goes beside the band, not inside it, so it never covers the loop's own
-    // marks: to the right, or to the left when the band ends near the plot's edge.
+    // The label runs along the row's top line, above the marks, so it covers none of
+    // them: inside the band when it fits, else just after it, else just before it
+    // (never reaching into the broker labels).
     const approxWidth = label.length * 6.4;
-    const right = bx + bw + 6 + approxWidth <= T.width - 4;
+    let labelX = bx + 6;
+    let anchorEnd = false;
+    if (approxWidth + 12 > bw) {
+      if (bx + bw + 6 + approxWidth <= T.width - 4) labelX = bx + bw + 6;
+      else {
+        labelX = Math.max(bx - 6, plotLeft + approxWidth);
+        anchorEnd = true;
+      }
+    }
     parts.push(
-      `<text class="loop-label" x="${num(right ? bx + bw + 6 : bx - 6)}" y="${num(row.y + T.rowHeight / 2 + 4)}"` +
-        `${right ? '' : ' text-anchor="end"'}>${escapeHtml(label)}</text>`,
+      `<text class="loop-label" x="${num(labelX)}" y="${row.y + 16}"` +
+        `${anchorEnd ? ' text-anchor="end"' : ''}>${escapeHtml(label)}</text>`,
     );
   }
   parts.push('</g>');
@@ -154,7 +168,7 @@ export function renderTimeline(doc: FindingsDocument): string {
     const cx = t === null ? plotLeft : x(t);
     parts.push(
       `<circle class="mark" data-class="${escapeHtml(r.classification)}" data-uid="${escapeHtml(r.deletedPod.uid ?? '')}" ` +
-        `data-idx="${idx}"${t === null ? ' data-undated="true"' : ''} cx="${num(cx)}" cy="${row.y + T.rowHeight / 2}" r="${T.markRadius}"/>`,
+        `data-idx="${idx}"${t === null ? ' data-undated="true"' : ''} cx="${num(cx)}" cy="${row.markY}" r="${T.markRadius}"/>`,
     );
   });
   parts.push('</g>');
@@ -167,17 +181,22 @@ export function renderTimeline(doc: FindingsDocument): string {
 }
 
 function brokerRows(doc: FindingsDocument): Row[] {
+  const looping = new Set(doc.loops.map(brokerKey));
   const brokers = new Map<string, { namespace: string; kafkaCluster: string; brokerId: string }>();
-  for (const b of [...doc.recreations, ...doc.loops])
+  for (const b of [...doc.recreations, ...doc.loops]) {
     if (!brokers.has(brokerKey(b))) brokers.set(brokerKey(b), b);
-  return [...brokers.entries()]
-    .sort((a, b) => compareBrokers(a[1], b[1]))
-    .map(([key, b], i) => ({
-      key,
-      label: brokerLabel(b),
-      broker: b,
-      y: TIMELINE.top + i * TIMELINE.rowHeight,
-    }));
+  }
+  const rows: Row[] = [];
+  let y: number = TIMELINE.top;
+  for (const [key, b] of [...brokers.entries()].sort((a, c) => compareBrokers(a[1], c[1]))) {
+    const hasLoop = looping.has(key);
+    const height = hasLoop ? TIMELINE.loopRowHeight : TIMELINE.rowHeight;
+    // In a loop row the marks sit in the lower part, under the label line.
+    const markY = hasLoop ? y + height - TIMELINE.rowHeight / 2 - 2 : y + height / 2;
+    rows.push({ key, label: brokerLabel(b), broker: b, y, height, markY });
+    y += height;
+  }
+  return rows;
 }
 
 /** Coordinates to one decimal: enough for a 1200-unit canvas, and it keeps big files small. */
