@@ -97,21 +97,26 @@ export function factIdentity(f: Fact): string {
 
 /**
  * Merges the facts of several objects into one time-ordered list without duplicates.
- * Objects are ingested one at a time, so the (auditID, stage) de-duplication the local
- * pipeline does across its inputs has to happen here for the deployed one: EKS exports
- * and a Firehose stream of the same cluster deliver the same events twice.
+ * Objects are ingested one at a time, so the de-duplication the local pipeline does
+ * across its inputs (lib/ingest/dedupe.ts) has to happen here for the deployed one: EKS
+ * exports and a Firehose stream of the same cluster deliver the same events twice. Same
+ * rules: (auditID, stage) repeats are dropped, first seen wins; a RequestReceived is
+ * dropped when its request's ResponseComplete is present (it carries no bodies).
  */
 export function mergeFacts(lists: readonly (readonly Fact[])[]): Fact[] {
   const seen = new Set<string>();
-  const out: Fact[] = [];
+  const completed = new Set<string>();
+  const unique: Fact[] = [];
   for (const list of lists) {
     for (const f of list) {
       const id = factIdentity(f);
       if (seen.has(id)) continue;
       seen.add(id);
-      out.push(f);
+      unique.push(f);
+      if (f.type !== 'operator' && f.stage === 'ResponseComplete') completed.add(`${f.type}\u0000${f.auditID}`);
     }
   }
+  const out = unique.filter((f) => f.type === 'operator' || f.stage !== 'RequestReceived' || !completed.has(`${f.type}\u0000${f.auditID}`));
   // Stable sort on time; equal times keep their arrival order, unparseable times go last.
   return out
     .map((f, i) => {

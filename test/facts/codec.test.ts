@@ -46,20 +46,22 @@ describe('facts codec', () => {
     expect(() => decodeFacts(text)).toThrow(message);
   });
 
-  it('merges objects in time order, dropping the same audit event (auditID, stage) and the same log line seen twice', () => {
+  it('merges objects in time order, dropping repeats of (auditID, stage), superseded RequestReceived and the same log line seen twice', () => {
     const a = [podFact('x', '2026-11-02T10:00:03Z'), opFact('2026-11-02T10:00:01Z', 'fluent-bit/obj')];
     const b = [
       podFact('x', '2026-11-02T10:00:03Z', 'ResponseComplete', 'export.gz'),
       podFact('x', '2026-11-02T10:00:03Z', 'RequestReceived', 'export.gz'),
       opFact('2026-11-02T10:00:01Z', 'manager.log'),
       podFact('y', '2026-11-02T10:00:02Z'),
+      podFact('z', '2026-11-02T10:00:04Z', 'RequestReceived', 'export.gz'),
     ];
     const merged = mergeFacts([a, b]);
     expect(merged.map((f) => (f.type === 'operator' ? `op:${f.src.source}` : `${f.auditID}:${f.stage}`))).toEqual([
       'op:fluent-bit/obj',
       'y:ResponseComplete',
       'x:ResponseComplete',
-      'x:RequestReceived',
+      // z never completed anywhere: its RequestReceived is all there is.
+      'z:RequestReceived',
     ]);
   });
 });

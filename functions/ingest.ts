@@ -1,0 +1,80 @@
+// SQS (bucket ObjectCreated notifications, with a DLQ) → facts in S3. Each message is
+// processed on its own through Powertools' batch utility, so one bad object is reported
+// in batchItemFailures and retried alone instead of failing the whole batch.
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { createAwsClients } from '../lib/aws/clients';
+import { ingestConfigFromEnv, type IngestConfig } from '../lib/aws/env-config';
+import { ingestS3Object, skippedByReason } from '../lib/aws/ingest-object';
+import { createLogger, createMetrics, METRIC } from '../lib/aws/observability';
+import { parseS3Notification } from '../lib/aws/s3-events';
+
+const logger = createLogger('ingest');
+const metrics = createMetrics();
+const clients = createAwsClients();
+const processor = new BatchProcessor(EventType.SQS);
+
+async function processRecord(record: SQSRecord, config: IngestConfig): Promise<void> {
+  const parsed = parseS3Notification(record.body);
+  if (parsed.kind === 'test') {
+    // Sent once by S3 when the notification is configured; nothing to read.
+    logger.info('s3:TestEvent ignored', { messageId: record.messageId });
+    return;
+  }
+  for (const ignored of parsed.ignored) logger.info('not an ObjectCreated event, ignored', { messageId: record.messageId, ignored });
+  for (const ref of parsed.objects) {
+    const started = Date.now();
+    const r = await ingestS3Object(clients.s3(), config, ref);
+    const skipped = skippedByReason(r.stats);
+    // Read and emitted, but not something the analysis reads (projection returned null).
+    if (r.records > r.facts + r.untimedFacts) skipped['not-a-fact'] = r.records - r.facts - r.untimedFacts;
+    if (r.untimedFacts > 0) skipped['untimed-fact'] = r.untimedFacts;
+    logger.info('object ingested', {
+      messageId: record.messageId,
+      objectKey: ref.key,
+      bucket: ref.bucket,
+      etag: r.etag,
+      cluster: r.cluster,
+      outcome: r.outcome.status,
+      factsKeys: r.outcome.status === 'ingested' ? r.outcome.factsKeys : [],
+      records: r.records,
+      facts: r.facts,
+      skipped,
+      bytes: r.stats.bytes,
+      ms: Date.now() - started,
+    });
+    metrics.addMetric(METRIC.objectsIngested, MetricUnit.Count, 1);
+    metrics.addMetric(METRIC.recordsIngested, MetricUnit.Count, r.records);
+    metrics.addMetric(METRIC.factsWritten, MetricUnit.Count, r.facts);
+    for (const [reason, n] of Object.entries(skipped)) {
+      if (n > 0) metrics.singleMetric().addDimension('reason', reason).addMetric(METRIC.recordsSkipped, MetricUnit.Count, n);
+    }
+  }
+}
+
+export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+  logger.addContext(context);
+  const config = ingestConfigFromEnv(process.env);
+  try {
+    const res = await processPartialResponse(
+      event,
+      async (record: SQSRecord) => {
+        try {
+          await processRecord(record, config);
+        } catch (e) {
+          logger.error('message failed; it returns to the queue (then the DLQ)', { messageId: record.messageId, error: (e as Error).message });
+          throw e;
+        }
+      },
+      processor,
+      // A batch that fails whole is reported like any other (every id in batchItemFailures)
+      // instead of thrown, so the logs and metrics above still get flushed.
+      { context, throwOnFullBatchFailure: false },
+    );
+    return res;
+  } finally {
+    metrics.addMetric('MessagesReceived', MetricUnit.Count, event.Records.length);
+    metrics.publishStoredMetrics();
+  }
+};

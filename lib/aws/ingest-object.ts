@@ -1,0 +1,126 @@
+// Ingest of one S3 log object: read the version the notification named, stream it
+// through the ingestion layer, project records to facts and write them to the facts
+// prefix, one object per hour. The unit the ingest function processes per message.
+import { GetObjectCommand, HeadObjectCommand, S3ServiceException, type S3Client } from '@aws-sdk/client-s3';
+import type { Readable } from 'stream';
+import { projectRecord } from '../facts/project';
+import { clusterOfLogKey, normalisePrefix } from '../facts/partition';
+import { AuditDeduper, readObject, type IngestOptions } from '../ingest';
+import { createIngestStats, type IngestStats } from '../ingest/stats';
+import type { Fact } from '../model/facts';
+import type { LogRecord } from '../model/record';
+import type { SourceObject } from '../sources/types';
+import type { IngestConfig } from './env-config';
+import { writeFacts } from './facts-store';
+import type { S3ObjectRef } from './s3-events';
+
+export type IngestOutcome =
+  | { status: 'ingested'; factsKeys: string[] }
+  /** The object was overwritten or deleted since the notification: the newer version has its own. */
+  | { status: 'superseded' }
+  /** Not under the logs prefix (facts, reports and state live in the same bucket). */
+  | { status: 'outside-logs-prefix' };
+
+export interface IngestObjectResult {
+  source: string;
+  cluster: string;
+  etag: string | null;
+  outcome: IngestOutcome;
+  records: number;
+  facts: number;
+  untimedFacts: number;
+  stats: IngestStats;
+}
+
+/** Thrown for failures worth a retry (the message goes back to the queue, then to the DLQ). */
+export class RetryableIngestError extends Error {
+  override name = 'RetryableIngestError';
+}
+
+function httpStatus(e: unknown): number | undefined {
+  return e instanceof S3ServiceException ? e.$metadata.httpStatusCode : undefined;
+}
+
+export async function ingestS3Object(s3: S3Client, config: IngestConfig, ref: S3ObjectRef, ingestOpts: IngestOptions = {}): Promise<IngestObjectResult> {
+  const source = `s3://${ref.bucket}/${ref.key}`;
+  const cluster = clusterOfLogKey(ref.key, config.layout.logsPrefix, config.defaultCluster);
+  const stats = createIngestStats();
+  const base = { source, cluster, records: 0, facts: 0, untimedFacts: 0, stats };
+  // Never read our own output: a notification misconfigured to the whole bucket would
+  // otherwise turn every facts write into another ingest.
+  const logsPrefix = normalisePrefix(config.layout.logsPrefix);
+  if (!ref.key.startsWith(logsPrefix)) return { ...base, etag: ref.etag, outcome: { status: 'outside-logs-prefix' } };
+
+  let etag = ref.etag;
+  let body: Readable;
+  let size: number | undefined;
+  try {
+    if (etag === null) {
+      // Backfilled or hand-written messages may lack the ETag; the object's current one names the facts.
+      const head = await s3.send(new HeadObjectCommand({ Bucket: ref.bucket, Key: ref.key }));
+      etag = (head.ETag ?? '').replace(/^"|"$/g, '') || null;
+    }
+    // If-Match: read exactly the version the notification announced; its facts key is made of that ETag.
+    const res = await s3.send(new GetObjectCommand({ Bucket: ref.bucket, Key: ref.key, ...(etag ? { IfMatch: `"${etag}"` } : {}) }));
+    body = res.Body as Readable;
+    size = res.ContentLength;
+    etag ??= (res.ETag ?? '').replace(/^"|"$/g, '') || null;
+  } catch (e) {
+    const status = httpStatus(e);
+    if (status === 412 || status === 404 || (e instanceof S3ServiceException && e.name === 'NoSuchKey')) {
+      return { ...base, etag, outcome: { status: 'superseded' } };
+    }
+    throw e;
+  }
+  if (etag === null) throw new RetryableIngestError(`no ETag for ${source}`);
+
+  const obj: SourceObject = { name: source, ...(size !== undefined ? { size } : {}), open: async () => body };
+  const facts: Fact[] = [];
+  let records = 0;
+  // Within the object, de-duplicate as the local pipeline does across its inputs; across
+  // objects, mergeFacts does the same when the analysis reads the facts back.
+  const dedupe = new AuditDeduper(stats);
+  const take = (rec: LogRecord): void => {
+    records++;
+    const f = projectRecord(rec);
+    if (f) facts.push(f);
+  };
+  for await (const rec of readObject(obj, stats, { ...(config.maxLineBytes ? { maxLineBytes: config.maxLineBytes } : {}), ...ingestOpts })) {
+    const out = dedupe.push(rec);
+    if (out) take(out);
+  }
+  for (const rec of dedupe.flush()) take(rec);
+  // The reader counts I/O failures instead of throwing (right for a CLI run over many
+  // files); here a failed read is worth another try before any facts are written.
+  const ioFailure = stats.details.find((d) => d.source === source && (d.reason === 'read-error' || d.reason === 'open-error'));
+  if (ioFailure) throw new RetryableIngestError(`${ioFailure.reason} reading ${source}: ${ioFailure.note ?? ''}`);
+
+  const written = await writeFacts(s3, config.factsBucket, config.layout, { cluster, bucket: ref.bucket, key: ref.key, etag }, facts);
+  return {
+    ...base,
+    etag,
+    outcome: { status: 'ingested', factsKeys: written.keys },
+    records,
+    facts: written.facts,
+    untimedFacts: written.untimed,
+  };
+}
+
+/**
+ * Records not turned into facts, by reason, for the RecordsSkipped metric: the reader's
+ * skip reasons plus the records it read but did not emit.
+ */
+export function skippedByReason(stats: IngestStats): Record<string, number> {
+  const out: Record<string, number> = {};
+  const add = (k: string, n: number | undefined): void => {
+    if (n) out[k] = (out[k] ?? 0) + n;
+  };
+  for (const [k, n] of Object.entries(stats.skipped)) add(k, n);
+  add('irrelevant', stats.audit.irrelevant);
+  add('excluded', stats.audit.excluded + stats.operator.excluded);
+  add('duplicate', stats.dedupe.duplicates);
+  add('control-message', stats.controlMessages);
+  add('foreign-file', stats.files.foreign);
+  add('file-error', stats.files.errors);
+  return out;
+}

@@ -1,0 +1,200 @@
+// `koperator-audit local-pipeline`: the serverless deployment on one machine, with no AWS
+// account. Starts the fauxqs emulator (S3/SNS/SQS), a Parameter Store stand-in holding the
+// Slack webhook URL and a Slack stand-in that records posts; uploads a folder of logs;
+// then plays the Lambda service: S3 notifications → ingest handler, a scheduled event →
+// analyze handler, SNS → notify-slack handler; and prints the SNS messages and Slack
+// payloads that came out.
+//
+// The handlers run unchanged: they find the emulators through the SDK's standard
+// AWS_ENDPOINT_URL* variables, set here for the duration of the run. They are imported
+// after that (their loggers read the environment when loaded), and their SDK clients are
+// made on first use and then kept, as in a Lambda container: run this once per process.
+import { promises as fs } from 'fs';
+import * as path from 'path';
+import { S3Client, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { SNSClient } from '@aws-sdk/client-sns';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { SNSEvent } from 'aws-lambda';
+import { enqueueObjects, listObjects } from '../aws/backfill';
+import { startFauxqs } from '../aws/fauxqs-server';
+import { lambdaContext, scheduledEvent } from '../aws/local-lambda';
+import { startLocalSlack } from '../aws/local-slack';
+import { startLocalSsm } from '../aws/local-ssm';
+import { createLocalStack, driveSnsHandler, driveSqsHandler, drainQueue, uploadObject } from '../aws/local-stack';
+import { defaultLayout, hourStart, normalisePrefix, parseFactsKey } from '../facts/partition';
+import { parseDurationSeconds } from '../config/duration';
+
+export interface LocalPipelineOptions {
+  /** Folder (read recursively) or file to upload; default `examples`. */
+  input?: string;
+  /** Kubernetes cluster name the logs are filed under (`logs/<cluster>/...`); default `local`. */
+  cluster?: string;
+  /** The scheduled run's time (RFC 3339); default: the end of the newest hour with facts. */
+  now?: string;
+  /** Look-back window, e.g. 6h; default: from the oldest hour with facts, so everything uploaded is analysed. */
+  lookback?: string;
+  /** `text` (default) or `json`: one document with the SNS messages and Slack payloads. */
+  format?: 'text' | 'json';
+  /** Show the functions' own structured logs and EMF metrics on stdout. */
+  verbose?: boolean;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+export interface PublishedMessage {
+  subject: string;
+  attributes: Record<string, string>;
+  body: unknown;
+}
+
+export interface LocalPipelineResult {
+  uploaded: number;
+  ingestInvocations: number;
+  ingestFailures: number;
+  deadLettered: number;
+  analyze: unknown;
+  sns: PublishedMessage[];
+  slack: unknown[];
+}
+
+async function filesUnder(p: string): Promise<string[]> {
+  const st = await fs.stat(p);
+  if (st.isFile()) return [p];
+  const out: string[] = [];
+  for (const e of await fs.readdir(p, { withFileTypes: true })) {
+    const child = path.join(p, e.name);
+    if (e.isDirectory()) out.push(...(await filesUnder(child)));
+    else if (e.isFile()) out.push(child);
+  }
+  return out.sort();
+}
+
+const BUCKET = 'koperator-audit-local';
+const WEBHOOK_PARAMETER = '/koperator-audit/local/slack-webhook-url';
+
+export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<LocalPipelineResult> {
+  const input = opts.input ?? 'examples';
+  const cluster = opts.cluster ?? 'local';
+  const say = (s: string): void => void opts.stderr.write(s + '\n');
+  const files = await filesUnder(input);
+  if (files.length === 0) throw new Error(`no files under ${input}`);
+
+  const fauxqs = await startFauxqs();
+  const slack = await startLocalSlack();
+  const ssm = await startLocalSsm({ [WEBHOOK_PARAMETER]: { value: slack.url, type: 'SecureString' } });
+  const savedEnv = { ...process.env };
+  try {
+    say(`fauxqs on ${fauxqs.endpoint}; Parameter Store stand-in on ${ssm.endpoint}; Slack stand-in on ${slack.url}`);
+    const s3 = new S3Client(fauxqs.clientConfig);
+    const sqs = new SQSClient(fauxqs.clientConfig);
+    const sns = new SNSClient(fauxqs.clientConfig);
+    const stack = await createLocalStack({ s3, sqs, sns }, { bucket: BUCKET });
+    const layout = defaultLayout();
+
+    Object.assign(process.env, {
+      AWS_REGION: fauxqs.region,
+      AWS_ACCESS_KEY_ID: 'test',
+      AWS_SECRET_ACCESS_KEY: 'test',
+      AWS_ENDPOINT_URL: fauxqs.endpoint,
+      AWS_ENDPOINT_URL_SSM: ssm.endpoint,
+      KOPERATOR_AUDIT_S3_PATH_STYLE: 'true',
+      BUCKET,
+      TOPIC_ARN: stack.topicArn,
+      SLACK_WEBHOOK_PARAMETER: WEBHOOK_PARAMETER,
+      DEFAULT_CLUSTER: cluster,
+      POWERTOOLS_LOG_LEVEL: opts.verbose ? 'INFO' : 'ERROR',
+      POWERTOOLS_METRICS_DISABLED: opts.verbose ? 'false' : 'true',
+    });
+    delete process.env.AWS_PROFILE;
+
+    // 1. Logs land in the bucket, and S3 announces each object to the ingest queue.
+    const logsPrefix = `${normalisePrefix(layout.logsPrefix)}${cluster}/`;
+    const base = (await fs.stat(input)).isFile() ? path.dirname(input) : input;
+    for (const f of files) {
+      const rel = path.relative(base, f).split(path.sep).join('/');
+      await uploadObject(s3, BUCKET, logsPrefix + rel, await fs.readFile(f));
+    }
+    await enqueueObjects(sqs, stack.ingestQueueUrl, listObjects(s3, { bucket: BUCKET, prefix: logsPrefix }), { region: fauxqs.region });
+    say(`uploaded ${files.length} files to s3://${BUCKET}/${logsPrefix}`);
+
+    const ingest = await import('../../functions/ingest');
+    const analyze = await import('../../functions/analyze');
+    const notify = await import('../../functions/notify-slack');
+
+    // 2. The queue's event source mapping invokes ingest in batches.
+    const drive = await driveSqsHandler(sqs, stack.ingestQueueUrl, stack.ingestQueueArn, ingest.handler, { batchSize: 5 });
+    const failures = drive.failures.reduce((n, f) => n + f.length, 0);
+    const dead = (await drainQueue(sqs, stack.dlqUrl)).length;
+    say(`ingest: ${drive.invocations} invocations, ${failures} message failures, ${dead} dead-lettered`);
+
+    // 3. The schedule invokes analyze.
+    const window = await factsSpan(s3, BUCKET, cluster);
+    const now = opts.now ? new Date(opts.now) : window ? new Date(window.to) : new Date();
+    if (Number.isNaN(now.getTime())) throw new Error(`--now is not a time: ${opts.now}`);
+    const lookbackSeconds = opts.lookback ? parseDurationSeconds(opts.lookback) : window ? Math.max(3600, (now.getTime() - Date.parse(window.from)) / 1000) : 6 * 3600;
+    if (lookbackSeconds === null || lookbackSeconds <= 0) throw new Error(`--lookback is not a duration: ${opts.lookback}`);
+    process.env.LOOKBACK = String(Math.ceil(lookbackSeconds));
+    const analyzed = await analyze.handler(scheduledEvent(now), lambdaContext('koperator-audit-analyze'));
+    say(`analyze at ${now.toISOString()} over ${Math.ceil(lookbackSeconds / 3600)}h: ${JSON.stringify(analyzed.clusters)}`);
+
+    // 4. SNS delivers each alert to the notifier, which posts to Slack.
+    const snsEvents: SNSEvent[] = await driveSnsHandler(sqs, stack.alertsQueueUrl, stack.alertsSubscriptionArn, notify.handler);
+    const published: PublishedMessage[] = snsEvents.map((e) => {
+      const s = e.Records[0]!.Sns;
+      return { subject: s.Subject ?? '', attributes: Object.fromEntries(Object.entries(s.MessageAttributes).map(([k, v]) => [k, v.Value])), body: JSON.parse(s.Message) as unknown };
+    });
+    const slackPayloads = slack.requests.map((r) => JSON.parse(r.body) as unknown);
+
+    const result: LocalPipelineResult = {
+      uploaded: files.length,
+      ingestInvocations: drive.invocations,
+      ingestFailures: failures,
+      deadLettered: dead,
+      analyze: analyzed,
+      sns: published,
+      slack: slackPayloads,
+    };
+    print(opts, result);
+    return result;
+  } finally {
+    for (const k of Object.keys(process.env)) if (!(k in savedEnv)) delete process.env[k];
+    Object.assign(process.env, savedEnv);
+    await Promise.all([fauxqs.stop(), slack.stop(), ssm.stop()]);
+  }
+}
+
+/** First and last hour with facts for the cluster, so a default run analyses all of them. */
+async function factsSpan(s3: S3Client, bucket: string, cluster: string): Promise<{ from: string; to: string } | null> {
+  const layout = defaultLayout();
+  const hours: string[] = [];
+  let token: string | undefined;
+  do {
+    const res = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: normalisePrefix(layout.factsPrefix), ContinuationToken: token }));
+    for (const o of res.Contents ?? []) {
+      const k = o.Key ? parseFactsKey(layout, o.Key) : null;
+      if (k && k.cluster === cluster) hours.push(k.hour);
+    }
+    token = res.IsTruncated ? res.NextContinuationToken : undefined;
+  } while (token);
+  if (hours.length === 0) return null;
+  hours.sort();
+  return { from: hourStart(hours[0]!).toISOString(), to: new Date(hourStart(hours[hours.length - 1]!).getTime() + 3600_000).toISOString() };
+}
+
+function print(opts: LocalPipelineOptions, r: LocalPipelineResult): void {
+  const out = opts.stdout;
+  if (opts.format === 'json') {
+    out.write(JSON.stringify({ sns: r.sns, slack: r.slack, analyze: r.analyze }, null, 2) + '\n');
+    return;
+  }
+  out.write(`${r.sns.length} SNS message(s), ${r.slack.length} Slack post(s)\n`);
+  r.sns.forEach((m, i) => {
+    out.write(`\n── SNS ${i + 1}: ${m.subject}\n`);
+    out.write(`   attributes: ${Object.entries(m.attributes).map(([k, v]) => `${k}=${v}`).join(' ')}\n`);
+    out.write(JSON.stringify(m.body, null, 2).replace(/^/gm, '   ') + '\n');
+  });
+  r.slack.forEach((p, i) => {
+    out.write(`\n── Slack ${i + 1}\n`);
+    out.write(JSON.stringify(p, null, 2).replace(/^/gm, '   ') + '\n');
+  });
+}

@@ -1,0 +1,97 @@
+// Shared steps of the end-to-end tests: the deployment on fauxqs, handlers loaded with
+// the environment Lambda would give them, and the truth-vs-messages comparison.
+import { SNSClient } from '@aws-sdk/client-sns';
+import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { S3Client } from '@aws-sdk/client-s3';
+import type { SNSEvent } from 'aws-lambda';
+import { listObjects } from '../../lib/aws/backfill';
+import { buildS3Notification } from '../../lib/aws/s3-events';
+import { createLocalStack, drainQueue, type LocalStack } from '../../lib/aws/local-stack';
+import { snsEventFromEnvelope } from '../../lib/aws/local-lambda';
+import type { Fauxqs } from '../support/fauxqs';
+import type { AlertMessage } from '../../lib/notify/message';
+import type { Classification, Loop, Recreation } from '../../lib/model/findings';
+
+export interface Env {
+  s3: S3Client;
+  sqs: SQSClient;
+  sns: SNSClient;
+  stack: LocalStack;
+}
+
+/** Points the handlers (their SDK clients read these) at the emulator, as the local pipeline does. */
+export function handlerEnv(fx: Fauxqs, stack: LocalStack, extra: Record<string, string> = {}): void {
+  Object.assign(process.env, {
+    AWS_REGION: fx.region,
+    AWS_ACCESS_KEY_ID: 'test',
+    AWS_SECRET_ACCESS_KEY: 'test',
+    AWS_ENDPOINT_URL: fx.endpoint,
+    KOPERATOR_AUDIT_S3_PATH_STYLE: 'true',
+    BUCKET: stack.bucket,
+    TOPIC_ARN: stack.topicArn,
+    POWERTOOLS_LOG_LEVEL: 'ERROR',
+    POWERTOOLS_METRICS_DISABLED: 'true',
+    ...extra,
+  });
+}
+
+export async function deploy(fx: Fauxqs, bucket: string): Promise<Env> {
+  const s3 = new S3Client(fx.clientConfig);
+  const sqs = new SQSClient(fx.clientConfig);
+  const sns = new SNSClient(fx.clientConfig);
+  const stack = await createLocalStack({ s3, sqs, sns }, { bucket, prefix: bucket });
+  return { s3, sqs, sns, stack };
+}
+
+/** What S3 sends the queue for each object under the prefix: one ObjectCreated:Put notification per message. */
+export async function notifyObjects(env: Env, prefix: string, region = 'us-east-1'): Promise<number> {
+  let n = 0;
+  for await (const o of listObjects(env.s3, { bucket: env.stack.bucket, prefix })) {
+    const body = JSON.stringify(buildS3Notification([o], { region, eventTime: new Date() }));
+    await env.sqs.send(new SendMessageCommand({ QueueUrl: env.stack.ingestQueueUrl, MessageBody: body }));
+    n++;
+  }
+  return n;
+}
+
+/** Everything the topic published since the last call, as the subscribed queue received it. */
+export async function receivedAlerts(env: Env): Promise<{ events: SNSEvent[]; alerts: AlertMessage[] }> {
+  const events = (await drainQueue(env.sqs, env.stack.alertsQueueUrl)).map((m) => snsEventFromEnvelope(m.Body ?? '{}', env.stack.alertsSubscriptionArn));
+  return { events, alerts: events.map((e) => JSON.parse(e.Records[0]!.Sns.Message) as AlertMessage) };
+}
+
+export function loopKey(l: { namespace: string; kafkaCluster: string; brokerId: string }): string {
+  return `${l.namespace}/${l.kafkaCluster}/${l.brokerId}`;
+}
+
+/** Truth loops as the messages must report them: one loop-started per loop, with its count and class. */
+export function expectedLoopStarts(loops: readonly Loop[]): { key: string; count: number; classification: Classification }[] {
+  return loops.map((l) => ({ key: loopKey(l), count: l.count, classification: l.classification })).sort((a, b) => a.key.localeCompare(b.key));
+}
+
+export function reportedLoopStarts(alerts: readonly AlertMessage[]): { key: string; count: number; classification: Classification }[] {
+  return alerts
+    .filter((a) => a.event === 'loop-started' && a.findingType === 'loop')
+    .map((a) => ({ key: loopKey(a.finding), count: a.finding.count, classification: a.finding.classification }))
+    .sort((a, b) => a.key.localeCompare(b.key));
+}
+
+/** Truth recreations that must be announced one by one: chosen classes, not inside a truth loop. */
+export function expectedRecreations(recreations: readonly Recreation[], loops: readonly Loop[], classes: readonly Classification[]): string[] {
+  const inLoop = (r: Recreation): boolean =>
+    loops.some((l) => loopKey(l) === loopKey(r) && r.deletedPod.deletedAt >= l.firstAt && r.deletedPod.deletedAt <= l.lastAt);
+  return recreations
+    .filter((r) => classes.includes(r.classification) && !inLoop(r))
+    .map((r) => `${r.deletedPod.uid ?? r.deletedPod.name}:${r.classification}`)
+    .sort();
+}
+
+export function reportedRecreations(alerts: readonly AlertMessage[]): string[] {
+  return alerts
+    .filter((a) => a.findingType === 'recreation')
+    .map((a) => {
+      const r = a.finding as Recreation;
+      return `${r.deletedPod.uid ?? r.deletedPod.name}:${r.classification}`;
+    })
+    .sort();
+}
