@@ -97,7 +97,7 @@ describeCorpus('deployed pipeline over the scenario corpus (fauxqs)', () => {
     for (const e of events) {
       const attrs = e.Records[0]!.Sns.MessageAttributes;
       expect(Object.keys(attrs).sort()).toEqual(['classification', 'cluster', 'event', 'kafkaCluster', 'namespace', 'severity']);
-      expect(e.Records[0]!.Sns.Subject.length).toBeLessThan(100);
+      expect((e.Records[0]!.Sns.Subject ?? '').length).toBeLessThan(100);
     }
   });
 

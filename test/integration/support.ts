@@ -9,7 +9,7 @@ import { buildS3Notification } from '../../lib/aws/s3-events';
 import { createLocalStack, drainQueue, type LocalStack } from '../../lib/aws/local-stack';
 import { snsEventFromEnvelope } from '../../lib/aws/local-lambda';
 import type { Fauxqs } from '../support/fauxqs';
-import type { AlertMessage } from '../../lib/notify/message';
+import type { AlertMessage, LoopAlertMessage } from '../../lib/notify/message';
 import type { Classification, Loop, Recreation } from '../../lib/model/findings';
 
 export interface Env {
@@ -71,7 +71,7 @@ export function expectedLoopStarts(loops: readonly Loop[]): { key: string; count
 
 export function reportedLoopStarts(alerts: readonly AlertMessage[]): { key: string; count: number; classification: Classification }[] {
   return alerts
-    .filter((a) => a.event === 'loop-started' && a.findingType === 'loop')
+    .filter((a): a is LoopAlertMessage => a.event === 'loop-started' && a.findingType === 'loop')
     .map((a) => ({ key: loopKey(a.finding), count: a.finding.count, classification: a.finding.classification }))
     .sort((a, b) => a.key.localeCompare(b.key));
 }
