@@ -1,0 +1,52 @@
+import { parseArgs } from 'util';
+import { runLocalPipeline } from './local-pipeline';
+import { UsageError, type CliIo } from './io';
+
+export const LOCAL_PIPELINE_HELP = `Usage: koperator-audit local-pipeline [--input DIR] [options]
+
+Runs the serverless deployment on this machine with no AWS account: starts an
+S3/SNS/SQS emulator (fauxqs), a Parameter Store and a Slack stand-in, uploads the logs,
+drives the ingest, analyze and notify-slack handlers as Lambda would, and prints the
+SNS messages and Slack payloads they produced.
+
+  --input DIR        logs to upload (default: examples)
+  --cluster NAME     Kubernetes cluster name the logs are filed under (default: local)
+  --now TIME         the scheduled run's time (default: end of the newest hour of facts)
+  --lookback DUR     analysis window, e.g. 6h (default: everything uploaded)
+  --format FORMAT    text (default) or json
+  --verbose          also show the functions' structured logs and metrics
+  -h, --help         this text
+`;
+
+export async function runLocalPipelineCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      input: { type: 'string' },
+      cluster: { type: 'string' },
+      now: { type: 'string' },
+      lookback: { type: 'string' },
+      format: { type: 'string' },
+      verbose: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    io.stdout.write(LOCAL_PIPELINE_HELP);
+    return 0;
+  }
+  const format = values.format ?? 'text';
+  if (format !== 'text' && format !== 'json') throw new UsageError('--format must be text or json');
+  await runLocalPipeline({
+    input: values.input,
+    cluster: values.cluster,
+    now: values.now,
+    lookback: values.lookback,
+    format,
+    verbose: values.verbose,
+    stdout: io.stdout,
+    stderr: io.stderr,
+  });
+  return 0;
+}
