@@ -305,7 +305,13 @@ export class ObjectReader implements FrameSink, DecompressEvents {
       return;
     }
     if (isAuditShaped(v)) {
-      this.auditObject(v, via === 'top' ? ('date' in v ? 'fluent-bit' : 'audit-jsonl') : AUDIT_FORMAT[via], line);
+      let format = via === 'top' ? 'audit-jsonl' : AUDIT_FORMAT[via];
+      if (via === 'top' && typeof v.date === 'string') {
+        // Fluent Bit's `date` is the wrapper's, not the event's.
+        format = 'fluent-bit';
+        delete v.date;
+      }
+      this.auditObject(v, format, line);
       return;
     }
     if (isZapShaped(v)) {
