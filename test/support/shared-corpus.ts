@@ -1,0 +1,22 @@
+// The shared corpora live beside the checkout (../shared), never inside it. Suites that
+// read them run where they exist (CI has them) and say plainly that they did not run
+// where they do not, instead of skipping silently.
+import { existsSync } from 'fs';
+import * as path from 'path';
+
+export const SHARED_CORPUS = path.resolve(__dirname, '..', '..', '..', 'shared', 'corpus');
+export const SCENARIOS = path.join(SHARED_CORPUS, 'scenarios');
+export const EXTERNAL = path.join(SHARED_CORPUS, 'external');
+
+export function describeWithCorpus(dir: string, title: string, body: () => void): void {
+  if (existsSync(dir)) {
+    describe(title, body);
+    return;
+  }
+  describe(title, () => {
+    it(`was not run: ${dir} is absent`, () => {
+      console.warn(`${title}: not run, ${dir} does not exist on this machine`);
+      expect(existsSync(dir)).toBe(false);
+    });
+  });
+}
