@@ -257,17 +257,22 @@ function mergeSlice(
       throw new StrategicMergeError(`cannot merge lists without merge key for ${path.join('.')}`);
     [base, items] = applyListDirectives(original, patch, mergeKey);
     merged = [...base];
-    for (const v of items) {
-      const item = v as JsonObject;
-      if (!hasOwn(item, mergeKey)) throw new StrategicMergeError(`map has no merge key ${mergeKey}`);
-      const at = findByMergeKey(merged, mergeKey, item[mergeKey]);
-      if (at >= 0) merged[at] = mergeMap(merged[at] as JsonObject, item, path, o);
-      else merged.push(item);
+    for (const item of items) {
+      const map = asMap(item);
+      if (!hasOwn(map, mergeKey)) throw new StrategicMergeError(`map has no merge key ${mergeKey}`);
+      const at = findByMergeKey(merged, mergeKey, map[mergeKey]);
+      if (at >= 0) merged[at] = mergeMap(asMap(merged[at]), map, path, o);
+      else merged.push(map);
     }
   }
   const [inPatch, serverOnly] =
     mergeKey === '' ? partitionPrimitives(merged, items) : partitionMaps(merged, items, mergeKey);
   return normalizeElementOrder(inPatch, serverOnly, items, base, mergeKey, kind);
+}
+
+function asMap(v: unknown): JsonObject {
+  if (!isObject(v)) throw new StrategicMergeError(`list element is not a map: ${JSON.stringify(v)}`);
+  return v;
 }
 
 /**
@@ -283,7 +288,7 @@ function applyListDirectives(
   const rest: unknown[] = [];
   let replace = false;
   for (const v of patch) {
-    const item = v as JsonObject;
+    const item = asMap(v);
     if (!hasOwn(item, DIRECTIVE_MARKER)) {
       rest.push(v);
       continue;
@@ -292,11 +297,10 @@ function applyListDirectives(
     if (directive === DELETE_DIRECTIVE) {
       if (!hasOwn(item, mergeKey))
         throw new StrategicMergeError(`delete directive has no merge key ${mergeKey}`);
-      for (const e of base) if (!isObject(e)) throw new StrategicMergeError('list element is not a map');
-      base = base.filter(
-        (e) =>
-          !(hasOwn(e as JsonObject, mergeKey) && sameScalar((e as JsonObject)[mergeKey], item[mergeKey])),
-      );
+      base = base.filter((e) => {
+        const m = asMap(e);
+        return !(hasOwn(m, mergeKey) && sameScalar(m[mergeKey], item[mergeKey]));
+      });
     } else if (directive === REPLACE_DIRECTIVE) {
       replace = true;
     } else if (directive === MERGE_DIRECTIVE) {

@@ -3,7 +3,7 @@
 // list's. Items named by the patch are sorted by the patch order, server-only items by the live
 // order, and the two runs are interleaved by where they sit in the live list.
 
-import { isObject, type GoKind, type JsonObject } from './json-value';
+import { isObject, type GoKind } from './json-value';
 import {
   DELETE_DIRECTIVE,
   DIRECTIVE_MARKER,
@@ -147,5 +147,5 @@ export function mergeKeyValueEqual(left: unknown, right: unknown, mergeKey: stri
   if (!hasOwn(left, mergeKey) || !hasOwn(right, mergeKey)) {
     throw new StrategicMergeError(`map has no merge key ${mergeKey}`);
   }
-  return sameScalar((left as JsonObject)[mergeKey], (right as JsonObject)[mergeKey]);
+  return sameScalar(left[mergeKey], right[mergeKey]);
 }

@@ -181,7 +181,10 @@ function diffLists(
       o.setElementOrder &&
       ((!o.ignoreChangesAndAdditions && (add.length > 0 || !orderSame)) ||
         (!o.ignoreDeletions && add.length > 0));
-    const order = wantOrder ? modified.map((v) => ({ [mergeKey]: (v as JsonObject)[mergeKey] })) : [];
+    // Every element was checked for its merge key by the walk above.
+    const order = wantOrder
+      ? modified.map((v) => ({ [mergeKey]: isObject(v) ? v[mergeKey] : undefined }))
+      : [];
     return { add, del: [], order };
   }
   const { add, del } = diffListsOfScalars(original, modified, o);

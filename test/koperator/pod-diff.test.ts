@@ -37,6 +37,26 @@ describe('threeWayDecision: what the live-pod diff reverts', () => {
   it.each<Row>([
     ['nothing but API-server defaults and the token volume in the live pod', DESIRED, DESIRED, LIVE, []],
     [
+      'volume defaults on the live pod (configMap defaultMode) are not declared, so not reverted',
+      DESIRED,
+      DESIRED,
+      edit(LIVE, (p) => void (p.spec!.volumes![0].configMap!.defaultMode = 420)),
+      [],
+    ],
+    [
+      'a declared volume whose source was switched is restored ($retainKeys clears the intruder)',
+      DESIRED,
+      DESIRED,
+      edit(LIVE, (p) => void (p.spec!.volumes![0] = { name: 'broker-config', emptyDir: {} })),
+      [
+        {
+          path: 'spec.volumes[name=broker-config].configMap.name',
+          from: 'pipeline-kafka-config-4',
+          to: null,
+        },
+      ],
+    ],
+    [
       'a sidecar container injected after kafka',
       DESIRED,
       DESIRED,
