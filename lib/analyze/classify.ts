@@ -9,6 +9,7 @@ import { brokerConfigMapName } from '../koperator/naming';
 import { isTaintMessage, MSG } from '../koperator/log-messages';
 import type { AnalysisOptions } from './options';
 import { attributeField } from './attribution';
+import { DEFAULT_ENV_ALLOWLIST, redactField } from './redact';
 import { reconstructStates, isObject, type PodStates } from './states';
 import { compareTimes, secondsBetween } from './time';
 import type { Incarnation, Timeline } from './timeline';
@@ -30,6 +31,7 @@ export function classifyDeletion(
   if (successor?.create) evidence.push(successor.create.auditID);
   if (inc.brokerFromName) evidence.push('broker read from the pod name (no labels in the data)');
 
+  const allow = opts.envAllowlist ?? DEFAULT_ENV_ALLOWLIST;
   const states = reconstructStates(inc, successor, tl.kafkaClusterWrites, tl.operatorUsers);
   const known = states.original && states.modified && states.current;
   let three: DiffDecision | null = null;
@@ -72,7 +74,7 @@ export function classifyDeletion(
   if (three?.changed && intent) {
     if (intent.changed) {
       const by = lastKafkaClusterAuthor(inc, tl);
-      const fields = intent.fields.map((f) => ({ path: f.path, from: f.from, to: f.to, by: by?.user ?? null }));
+      const fields = intent.fields.map((f) => ({ path: f.path, ...redactField(f.path, f.from, f.to, allow), by: by?.user ?? null }));
       return rec('intent-change', fields, by ? [by.auditID, ...states.notes] : states.notes);
     }
     const extra: string[] = [...states.notes];
@@ -80,7 +82,7 @@ export function classifyDeletion(
       const a = attributeField(inc, f.path, tl.operatorUsers);
       extra.push(...a.evidence);
       if (a.note) extra.push(a.note);
-      return { path: f.path, from: f.from, to: f.to, by: a.by };
+      return { path: f.path, ...redactField(f.path, f.from, f.to, allow), by: a.by };
     });
     return rec('external-mutation-revert', fields, extra);
   }

@@ -13,6 +13,8 @@ export interface AnalysisOptions {
   operatorUsers?: string[];
   /** spec.taintedBrokersSelector matchLabels, when known; otherwise the operator's taint log line decides. */
   taintedBrokersSelector?: Record<string, string>;
+  /** Env var names whose values findings may show; others appear as "<redacted, changed>". */
+  envAllowlist?: string[];
 }
 
 export function defaultAnalysisOptions(): AnalysisOptions {
