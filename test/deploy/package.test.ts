@@ -1,0 +1,180 @@
+// Packages the deployment with osls, offline and without AWS credentials, exactly as
+// `npm run package` does, and checks the CloudFormation template it produced: the
+// resources and event sources, least-privilege roles, alarms and encryption.
+import { spawnSync } from 'child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import * as path from 'path';
+
+type Json = Record<string, unknown>;
+interface Resource {
+  Type: string;
+  Properties: Json;
+  Condition?: string;
+  DependsOn?: string | string[];
+}
+interface Statement {
+  Sid?: string;
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: Json;
+  Principal?: unknown;
+}
+
+const root = path.join(__dirname, '..', '..');
+let outDir: string;
+let template: { Resources: Record<string, Resource>; Conditions: Json; Outputs: Json };
+
+beforeAll(() => {
+  outDir = mkdtempSync(path.join(tmpdir(), 'koperator-audit-package-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: outDir };
+  // No credentials at all: the script must bring its own dummies.
+  for (const k of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE', 'AWS_REGION', 'AWS_DEFAULT_REGION']) delete env[k];
+  const res = spawnSync('npm', ['run', '--silent', 'package', '--', '--stage', 'test', '--package', outDir], { cwd: root, env, encoding: 'utf8', timeout: 120_000 });
+  if (res.status !== 0) throw new Error(`npm run package failed (${res.status}):\n${res.stdout}\n${res.stderr}`);
+  template = JSON.parse(readFileSync(path.join(outDir, 'cloudformation-template-update-stack.json'), 'utf8'));
+}, 120_000);
+
+afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+const res = (id: string): Resource => {
+  const r = template.Resources[id];
+  if (!r) throw new Error(`no resource ${id}`);
+  return r;
+};
+const ofType = (type: string): [string, Resource][] => Object.entries(template.Resources).filter(([, r]) => r.Type === type);
+const statementsOf = (role: string): Statement[] =>
+  (res(role).Properties.Policies as { PolicyDocument: { Statement: unknown[] } }[])
+    .flatMap((p) => p.PolicyDocument.Statement)
+    // A KMS statement is present only with the kmsKeyArn param: Fn::If [UseKms, statement, NoValue].
+    .map((s) => ((s as Json)['Fn::If'] ? ((s as Json)['Fn::If'] as unknown[])[1] : s) as Statement);
+const actions = (s: Statement): string[] => (Array.isArray(s.Action) ? s.Action : [s.Action]);
+const text = (v: unknown): string => JSON.stringify(v);
+
+describe('osls package (offline)', () => {
+  it('bundles each function on its own with esbuild', () => {
+    const zips = readdirSync(outDir).filter((f) => f.endsWith('.zip')).sort();
+    expect(zips).toEqual(['analyze.zip', 'ingest.zip', 'notifySlack.zip']);
+  });
+
+  it('declares the three functions on Node 20 with their own roles', () => {
+    const fns = ofType('AWS::Lambda::Function');
+    expect(fns.map(([id]) => id).sort()).toEqual(['AnalyzeLambdaFunction', 'IngestLambdaFunction', 'NotifySlackLambdaFunction']);
+    for (const [, f] of fns) expect(f.Properties.Runtime).toMatch(/^nodejs(20|22)\.x$/);
+    expect(text(res('IngestLambdaFunction').Properties.Role)).toContain('IngestRole');
+    expect(text(res('AnalyzeLambdaFunction').Properties.Role)).toContain('AnalyzeRole');
+    expect(text(res('NotifySlackLambdaFunction').Properties.Role)).toContain('NotifyRole');
+    expect(ofType('AWS::IAM::Role').map(([id]) => id).sort()).toEqual(['AnalyzeRole', 'IngestRole', 'NotifyRole']);
+  });
+
+  it('runs one analysis at a time', () => {
+    expect(res('AnalyzeLambdaFunction').Properties.ReservedConcurrentExecutions).toBe(1);
+  });
+
+  it('wires the event sources: SQS with partial batch responses, the schedule, the SNS subscription', () => {
+    const esm = ofType('AWS::Lambda::EventSourceMapping');
+    expect(esm).toHaveLength(1);
+    expect(esm[0]![1].Properties).toMatchObject({ FunctionResponseTypes: ['ReportBatchItemFailures'] });
+    expect(text(esm[0]![1].Properties.EventSourceArn)).toContain('IngestQueue');
+    const rules = ofType('AWS::Events::Rule');
+    expect(rules).toHaveLength(1);
+    expect(rules[0]![1].Properties.ScheduleExpression).toBe('rate(5 minutes)');
+    const subs = ofType('AWS::SNS::Subscription');
+    expect(subs).toHaveLength(1);
+    expect(subs[0]![1].Properties).toMatchObject({ Protocol: 'lambda', TopicArn: { Ref: 'AlertsTopic' } });
+  });
+
+  it('notifies the ingest queue of objects created under the logs prefix, through a queue policy scoped to the bucket', () => {
+    const bucket = res('LogsBucket');
+    const qc = (bucket.Properties.NotificationConfiguration as { QueueConfigurations: Json[] }).QueueConfigurations;
+    expect(qc).toEqual([{ Event: 's3:ObjectCreated:*', Queue: { 'Fn::GetAtt': ['IngestQueue', 'Arn'] }, Filter: { S3Key: { Rules: [{ Name: 'prefix', Value: 'logs/' }] } } }]);
+    expect(bucket.DependsOn).toContain('IngestQueuePolicy');
+    const allow = (res('IngestQueuePolicy').Properties.PolicyDocument as { Statement: Statement[] }).Statement.find((s) => s.Effect === 'Allow')!;
+    expect(allow).toMatchObject({ Principal: { Service: 's3.amazonaws.com' }, Action: 'sqs:SendMessage' });
+    expect(text(allow.Condition)).toContain('aws:SourceArn');
+    expect(text(allow.Condition)).toContain('aws:SourceAccount');
+  });
+
+  it('dead-letters ingest messages after a bounded number of receives', () => {
+    const q = res('IngestQueue').Properties;
+    expect(q.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': ['IngestDeadLetterQueue', 'Arn'] }, maxReceiveCount: 5 });
+    // At least six times the function timeout, so a slow batch is not redelivered mid-way.
+    expect(q.VisibilityTimeout).toBeGreaterThanOrEqual(6 * (res('IngestLambdaFunction').Properties.Timeout as number));
+  });
+
+  it('encrypts the bucket, the queues and the topic, and denies non-TLS access to the bucket', () => {
+    const enc = text(res('LogsBucket').Properties.BucketEncryption);
+    expect(enc).toContain('AES256');
+    expect(enc).toContain('aws:kms');
+    expect(res('LogsBucket').Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    const deny = (res('LogsBucketPolicy').Properties.PolicyDocument as { Statement: Statement[] }).Statement.find((s) => s.Effect === 'Deny')!;
+    expect(deny).toMatchObject({ Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } });
+    expect(res('IngestQueue').Properties.SqsManagedSseEnabled).toBe(true);
+    expect(res('IngestDeadLetterQueue').Properties.SqsManagedSseEnabled).toBe(true);
+    expect(text(res('AlertsTopic').Properties.KmsMasterKeyId)).toContain('alias/aws/sns');
+  });
+
+  it('keeps function logs for the configured retention', () => {
+    const groups = ofType('AWS::Logs::LogGroup');
+    expect(groups).toHaveLength(3);
+    for (const [, g] of groups) expect(g.Properties.RetentionInDays).toBe(30);
+  });
+
+  it('passes the Slack webhook parameter by name only, never its value', () => {
+    const env = (res('NotifySlackLambdaFunction').Properties.Environment as { Variables: Json }).Variables;
+    expect(env.SLACK_WEBHOOK_PARAMETER).toBe('/koperator-audit/test/slack-webhook-url');
+    expect(text(template)).not.toMatch(/hooks\.slack\.com/);
+  });
+
+  it('grants no wildcard action, and no wildcard resource except below a key prefix or log group', () => {
+    for (const role of ['IngestRole', 'AnalyzeRole', 'NotifyRole']) {
+      for (const s of statementsOf(role)) {
+        expect(s.Effect).toBe('Allow');
+        for (const a of actions(s)) expect(a).not.toMatch(/\*/);
+        const r = text(s.Resource);
+        expect(r).not.toBe('"*"');
+        // Wildcards only as a trailing suffix of a specific prefix (objects under logs/, a log group's streams).
+        for (const m of r.matchAll(/\*/g)) expect(r.slice(0, m.index).match(/(logs\/|facts\/|state\/|reports\/|-(ingest|analyze|notifySlack):)$/)).not.toBeNull();
+      }
+    }
+  });
+
+  it.each([
+    ['IngestRole', ['logs:CreateLogStream', 'logs:PutLogEvents', 's3:GetObject', 's3:PutObject', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:ReceiveMessage']],
+    ['AnalyzeRole', ['logs:CreateLogStream', 'logs:PutLogEvents', 's3:GetObject', 's3:ListBucket', 's3:PutObject', 'sns:Publish']],
+    ['NotifyRole', ['logs:CreateLogStream', 'logs:PutLogEvents', 'ssm:GetParameter']],
+  ])('%s may do only what its function does', (role, expected) => {
+    const got = [...new Set(statementsOf(role).flatMap(actions).filter((a) => !a.startsWith('kms:')))].sort();
+    expect(got).toEqual(expected);
+  });
+
+  it.each([
+    // role, action, the resource must name..., ...and must not name
+    ['IngestRole', 's3:GetObject', '/logs/*', 'facts/'],
+    ['IngestRole', 's3:PutObject', '/facts/*', 'logs/'],
+    ['AnalyzeRole', 's3:GetObject', '/facts/*', 'logs/'],
+    ['AnalyzeRole', 's3:PutObject', '/state/*', 'logs/'],
+    ['AnalyzeRole', 'sns:Publish', 'AlertsTopic', '*'],
+    ['NotifyRole', 'ssm:GetParameter', 'parameter/koperator-audit/test/slack-webhook-url', '*'],
+  ])('%s: %s on %s only', (role, action, must, mustNot) => {
+    const rs = statementsOf(role)
+      .filter((s) => actions(s).includes(action))
+      .map((s) => text(s.Resource));
+    expect(rs.some((r) => r.includes(must))).toBe(true);
+    expect(rs.some((r) => r.includes(mustNot) && !r.includes(must))).toBe(false);
+  });
+
+  it('lets analyze list only the facts prefix', () => {
+    const list = statementsOf('AnalyzeRole').find((s) => actions(s).includes('s3:ListBucket'))!;
+    expect(list.Condition).toEqual({ StringLike: { 's3:prefix': ['facts/', 'facts/*'] } });
+  });
+
+  it('alarms on active loops (from the EMF metric) and on dead-lettered messages', () => {
+    const loops = res('ActiveLoopsAlarm').Properties;
+    expect(loops).toMatchObject({ Namespace: 'KoperatorAudit', MetricName: 'ActiveLoops', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', Dimensions: [{ Name: 'service', Value: 'koperator-audit' }] });
+    const dlq = res('IngestDeadLetterAlarm').Properties;
+    expect(dlq).toMatchObject({ Namespace: 'AWS/SQS', MetricName: 'ApproximateNumberOfMessagesVisible', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
+    expect(text(dlq.Dimensions)).toContain('IngestDeadLetterQueue');
+  });
+});
