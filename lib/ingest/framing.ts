@@ -34,6 +34,7 @@ const LBRACK = 0x5b;
 const RBRACK = 0x5d;
 
 const BRACES = Buffer.from('}{');
+const BOM = [0xef, 0xbb, 0xbf];
 
 const enum Mode {
   Between,
@@ -104,11 +105,6 @@ export class Framer {
 
   push(chunk: Buffer): void {
     if (chunk.length === 0) return;
-    if (this.first) {
-      this.first = false;
-      // A UTF-8 byte order mark is not part of the first record.
-      if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3);
-    }
     const shift = this.pos;
     const carry = this.buf.length - shift;
     this.buf = carry > 0 ? Buffer.concat([this.buf.subarray(shift), chunk], carry + chunk.length) : chunk;
@@ -156,6 +152,15 @@ export class Framer {
     const buf = this.buf;
     const len = buf.length;
     let p = this.pos;
+    if (this.first) {
+      // A UTF-8 byte order mark is not part of the first record (it may arrive split).
+      const n = Math.min(3, len - p);
+      let bom = true;
+      for (let i = 0; i < n; i++) if (buf[p + i] !== BOM[i]) bom = false;
+      if (bom && n < 3 && !final) return false;
+      this.first = false;
+      if (bom && n === 3) p += 3;
+    }
     while (p < len) {
       const c = buf[p];
       if (c === LF) this.line++;
