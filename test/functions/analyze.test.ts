@@ -1,0 +1,112 @@
+// The analyze handler's own duties on fauxqs, with no findings needed: it publishes what
+// a crashed run left pending (once), writes a report per run, leaves an unchanged state
+// unwritten, takes "now" from the scheduled event, and emits the ActiveLoops metric the
+// alarm watches.
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { SNSClient } from '@aws-sdk/client-sns';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { Context, ScheduledEvent } from 'aws-lambda';
+import { startFauxqs, type Fauxqs } from '../support/fauxqs';
+import { createLocalStack, drainQueue, type LocalStack } from '../../lib/aws/local-stack';
+import { lambdaContext, scheduledEvent } from '../../lib/aws/local-lambda';
+import { emptyAlertState } from '../../lib/alerts/diff';
+import { encodeAlertState } from '../../lib/alerts/state';
+import type { AnalyzeResponse } from '../../functions/analyze';
+import { loopEvent } from '../notify/fixtures';
+
+const BUCKET = 'analyze-test';
+
+describe('analyze handler', () => {
+  let fx: Fauxqs;
+  let s3: S3Client;
+  let sqs: SQSClient;
+  let stack: LocalStack;
+  let handler: (e: ScheduledEvent, c: Context) => Promise<AnalyzeResponse>;
+  let runTime: (e: Pick<ScheduledEvent, 'time'>) => Date;
+  const saved = { ...process.env };
+  let out: string[] = [];
+
+  beforeAll(async () => {
+    fx = await startFauxqs();
+    s3 = new S3Client(fx.clientConfig);
+    sqs = new SQSClient(fx.clientConfig);
+    stack = await createLocalStack({ s3, sqs, sns: new SNSClient(fx.clientConfig) }, { bucket: BUCKET });
+    Object.assign(process.env, {
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'test',
+      AWS_SECRET_ACCESS_KEY: 'test',
+      AWS_ENDPOINT_URL: fx.endpoint,
+      KOPERATOR_AUDIT_S3_PATH_STYLE: 'true',
+      BUCKET,
+      TOPIC_ARN: stack.topicArn,
+      CLUSTERS: 'eks-a',
+      POWERTOOLS_LOG_LEVEL: 'WARN',
+      POWERTOOLS_METRICS_DISABLED: 'false',
+    });
+    ({ handler, runTime } = await import('../../functions/analyze'));
+  });
+  beforeEach(() => {
+    out = [];
+    for (const stream of [process.stdout, process.stderr]) {
+      jest.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        out.push(String(chunk));
+        return true;
+      });
+    }
+  });
+  afterEach(() => jest.restoreAllMocks());
+  afterAll(async () => {
+    process.env = saved;
+    await fx?.stop();
+  });
+
+  const emf = (): Record<string, unknown>[] =>
+    out
+      .join('')
+      .split('\n')
+      .filter((l) => l.includes('"_aws"'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+  async function stateEtag(): Promise<string | undefined> {
+    const res = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'state/cluster=eks-a/alerts.json' }));
+    return res.ETag;
+  }
+
+  it('takes the run time from the scheduled event', () => {
+    expect(runTime({ time: '2026-11-02T11:35:00Z' }).toISOString()).toBe('2026-11-02T11:35:00.000Z');
+    expect(Math.abs(runTime({ time: 'garbage' }).getTime() - Date.now())).toBeLessThan(5000);
+  });
+
+  it('publishes alerts a previous run claimed but did not confirm, exactly once', async () => {
+    const state = { ...emptyAlertState('eks-a'), pending: [{ event: loopEvent, window: { from: 'a', to: 'b' }, report: { uri: 's3://analyze-test/reports/earlier.json' } }] };
+    await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'state/cluster=eks-a/alerts.json', Body: encodeAlertState(state) }));
+    const first = await handler(scheduledEvent(new Date('2026-11-02T11:35:00Z')), lambdaContext('analyze'));
+    expect(first.clusters).toEqual([{ cluster: 'eks-a', recreations: 0, loops: 0, activeLoops: 0, published: 1, report: 's3://analyze-test/reports/cluster=eks-a/2026-11-02T11-35-00.000Z.json', conflict: false }]);
+    const msgs = await drainQueue(sqs, stack.alertsQueueUrl);
+    expect(msgs).toHaveLength(1);
+    const body = JSON.parse((JSON.parse(msgs[0]!.Body!) as { Message: string }).Message) as { id: string; report: { uri: string } };
+    expect(body).toMatchObject({ id: 'id-loop', report: { uri: 's3://analyze-test/reports/earlier.json' } });
+
+    const second = await handler(scheduledEvent(new Date('2026-11-02T11:40:00Z')), lambdaContext('analyze'));
+    expect(second.clusters[0]!.published).toBe(0);
+    expect(await drainQueue(sqs, stack.alertsQueueUrl)).toHaveLength(0);
+  });
+
+  it('writes a report every run but leaves an unchanged alert state alone', async () => {
+    const etag = await stateEtag();
+    await handler(scheduledEvent(new Date('2026-11-02T11:45:00Z')), lambdaContext('analyze'));
+    expect(await stateEtag()).toBe(etag);
+    const reports = await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'reports/cluster=eks-a/' }));
+    expect(reports.Contents?.map((o) => o.Key)).toContain('reports/cluster=eks-a/2026-11-02T11-45-00.000Z.json');
+    const report = JSON.parse(await (await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'reports/cluster=eks-a/2026-11-02T11-45-00.000Z.json' }))).Body!.transformToString());
+    expect(report).toMatchObject({ cluster: 'eks-a', window: { from: '2026-11-02T05:45:00.000Z', to: '2026-11-02T11:45:00.000Z' }, recreations: [], loops: [], events: [] });
+  });
+
+  it('emits ActiveLoops with the service dimension only, for the alarm', async () => {
+    await handler(scheduledEvent(new Date('2026-11-02T11:50:00Z')), lambdaContext('analyze'));
+    const aggregate = emf().find((l) => 'ActiveLoops' in l && !('cluster' in l))!;
+    expect(aggregate).toMatchObject({ ActiveLoops: 0, service: 'koperator-audit' });
+    expect((aggregate._aws as { CloudWatchMetrics: { Namespace: string; Dimensions: string[][] }[] }).CloudWatchMetrics[0]).toMatchObject({ Namespace: 'KoperatorAudit', Dimensions: [['service']] });
+    expect(emf().find((l) => 'ActiveLoops' in l && l.cluster === 'eks-a')).toBeDefined();
+  });
+});
