@@ -1,0 +1,2 @@
+// Placeholder replaced below (analysis scale child).
+process.stdout.write('{}\n');

@@ -1,0 +1,113 @@
+// The benchmark: generates (or reuses) the audit-log files, then measures every tool on
+// the same file, each in its own child process, and prints a table plus ratios of
+// koperator-audit to the floor and to each peer. Results also go to bench/results/<ts>.json.
+//
+//   npx tsx bench/run.ts                 # 100 MB, both formats, peers included
+//   npx tsx bench/run.ts --large         # and 1 GB
+//   npx tsx bench/run.ts --size 2MB --no-peers --no-zcat --scale 0   # the smoke test's run
+import { mkdirSync, writeFileSync } from 'fs';
+import * as path from 'path';
+import { ensureBenchFile, parseSize, sizeLabel, type BenchFormat, type GeneratedFile } from './generate';
+import { ratios, type Ratio } from './lib/ratios';
+import { scaleRuns, type ScaleRun } from './lib/scale-run';
+import { buildChildren, duckdbAvailable, ensureJq, floor, fullAnalyze, ingestOnly, jqPods, duckdbPods, zcatWc, ROOT, type Measurement } from './lib/tools';
+import { HAS_GNU_TIME } from './lib/measure';
+import { formatTable } from './lib/table';
+
+export interface BenchOptions {
+  sizes: number[];
+  formats: BenchFormat[];
+  seed: number;
+  peers: boolean;
+  zcat: boolean;
+  /** Incarnation counts for the analysis-scale measurement (empty: skip it). */
+  scale: number[];
+  resultsDir: string;
+  log: (s: string) => void;
+}
+
+export interface FileResult {
+  size: string;
+  file: GeneratedFile;
+  measurements: Measurement[];
+  ratios: Ratio[];
+}
+
+export interface BenchResult {
+  startedAt: string;
+  node: string;
+  cpus: number;
+  rssSource: 'gnu-time' | 'child-reported';
+  skipped: string[];
+  files: FileResult[];
+  scale: ScaleRun[];
+  resultPath: string;
+}
+
+export async function runBench(o: BenchOptions): Promise<BenchResult> {
+  const startedAt = new Date().toISOString();
+  const skipped: string[] = [];
+  await buildChildren();
+  const jqWhy = o.peers ? ensureJq(o.log) : 'peers not requested';
+  const duckWhy = o.peers ? duckdbAvailable() : 'peers not requested';
+  if (o.peers && jqWhy) skipped.push(jqWhy);
+  if (o.peers && duckWhy) skipped.push(duckWhy);
+  const files: FileResult[] = [];
+  for (const size of o.sizes) {
+    for (const format of o.formats) {
+      const file = await ensureBenchFile({ size, format, seed: o.seed, log: o.log });
+      const input = { path: file.path, format, uncompressedBytes: file.uncompressedBytes, events: file.events };
+      const ms: Measurement[] = [];
+      const step = async (m: () => Promise<Measurement>): Promise<void> => {
+        const r = await m();
+        o.log(`  ${sizeLabel(size)} ${format}: ${r.name}: ${r.wallSeconds.toFixed(2)} s`);
+        ms.push(r);
+      };
+      await step(() => floor(input));
+      if (o.zcat) await step(() => zcatWc(input));
+      await step(() => ingestOnly(input));
+      await step(() => fullAnalyze(input));
+      // The peers read JSON lines only (neither knows the Firehose framing).
+      if (format === 'jsonl' && !jqWhy) await step(() => jqPods(input));
+      if (format === 'jsonl' && !duckWhy) await step(() => duckdbPods(input));
+      files.push({ size: sizeLabel(size), file, measurements: ms, ratios: ratios(ms) });
+    }
+  }
+  const scale = await scaleRuns(o.scale, o.log);
+  mkdirSync(o.resultsDir, { recursive: true });
+  const resultPath = path.join(o.resultsDir, `${startedAt.replace(/[:.]/g, '-')}.json`);
+  const result: BenchResult = { startedAt, node: process.version, cpus: require('os').cpus().length, rssSource: HAS_GNU_TIME ? 'gnu-time' : 'child-reported', skipped, files, scale, resultPath };
+  writeFileSync(resultPath, `${JSON.stringify(result, null, 2)}\n`);
+  return result;
+}
+
+function parseArgs(argv: string[]): BenchOptions {
+  const has = (f: string): boolean => argv.includes(`--${f}`);
+  const val = (f: string): string | undefined => {
+    const i = argv.indexOf(`--${f}`);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const sizes = val('size') ? val('size')!.split(',').map(parseSize) : [parseSize('100MB'), ...(has('large') ? [parseSize('1GB')] : [])];
+  return {
+    sizes,
+    formats: (val('format') ?? 'jsonl,firehose').split(',') as BenchFormat[],
+    seed: Number(val('seed') ?? '1'),
+    peers: !has('no-peers'),
+    zcat: !has('no-zcat'),
+    scale: (val('scale') ?? '100000,300000').split(',').map(Number).filter((n) => n > 0),
+    resultsDir: val('results') ?? path.join(ROOT, 'bench', 'results'),
+    log: (s) => process.stderr.write(`${s}\n`),
+  };
+}
+
+if (require.main === module) {
+  runBench(parseArgs(process.argv.slice(2)))
+    .then((r) => {
+      process.stdout.write(formatTable(r));
+      process.stdout.write(`\nresults: ${path.relative(process.cwd(), r.resultPath)}\n`);
+    })
+    .catch((e: unknown) => {
+      process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
+      process.exit(1);
+    });
+}
