@@ -18,15 +18,32 @@ export interface AwsClients {
   ssm(): SSMClient;
 }
 
+/**
+ * The settings a client is built from. In Lambda they never change; the local pipeline
+ * sets them per run, so a client built for an earlier run's emulator is rebuilt.
+ */
+function settingsKey(env: Record<string, string | undefined>, service: string): string {
+  return [env.AWS_REGION, env.AWS_ENDPOINT_URL, env[`AWS_ENDPOINT_URL_${service}`], env.KOPERATOR_AUDIT_S3_PATH_STYLE, env.AWS_ACCESS_KEY_ID].join('\u0000');
+}
+
+function memo<T>(env: Record<string, string | undefined>, service: string, make: () => T): () => T {
+  let client: T | undefined;
+  let key: string | undefined;
+  return () => {
+    const k = settingsKey(env, service);
+    if (client === undefined || k !== key) {
+      client = make();
+      key = k;
+    }
+    return client;
+  };
+}
+
 export function createAwsClients(env: Record<string, string | undefined> = process.env): AwsClients {
-  let s3: S3Client | undefined;
-  let sns: SNSClient | undefined;
-  let sqs: SQSClient | undefined;
-  let ssm: SSMClient | undefined;
   return {
-    s3: () => (s3 ??= new S3Client({ forcePathStyle: env.KOPERATOR_AUDIT_S3_PATH_STYLE === 'true' })),
-    sns: () => (sns ??= new SNSClient({})),
-    sqs: () => (sqs ??= new SQSClient({})),
-    ssm: () => (ssm ??= new SSMClient({})),
+    s3: memo(env, 'S3', () => new S3Client({ forcePathStyle: env.KOPERATOR_AUDIT_S3_PATH_STYLE === 'true' })),
+    sns: memo(env, 'SNS', () => new SNSClient({})),
+    sqs: memo(env, 'SQS', () => new SQSClient({})),
+    ssm: memo(env, 'SSM', () => new SSMClient({})),
   };
 }

@@ -7,8 +7,9 @@
 //
 // The handlers run unchanged: they find the emulators through the SDK's standard
 // AWS_ENDPOINT_URL* variables, set here for the duration of the run. They are imported
-// after that (their loggers read the environment when loaded), and their SDK clients are
-// made on first use and then kept, as in a Lambda container: run this once per process.
+// after that (their loggers read the environment when loaded); their SDK clients follow
+// the endpoint variables, so a second run in the same process talks to its own emulator.
+import { randomUUID } from 'crypto';
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { S3Client, ListObjectsV2Command } from '@aws-sdk/client-s3';
@@ -70,7 +71,6 @@ async function filesUnder(p: string): Promise<string[]> {
 }
 
 const BUCKET = 'koperator-audit-local';
-const WEBHOOK_PARAMETER = '/koperator-audit/local/slack-webhook-url';
 
 export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<LocalPipelineResult> {
   const input = opts.input ?? 'examples';
@@ -81,6 +81,8 @@ export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<Loca
 
   const fauxqs = await startFauxqs();
   const slack = await startLocalSlack();
+  // A name per run: the notifier caches the URL per parameter name, as in a warm container.
+  const WEBHOOK_PARAMETER = `/koperator-audit/local/${randomUUID()}/slack-webhook-url`;
   const ssm = await startLocalSsm({ [WEBHOOK_PARAMETER]: { value: slack.url, type: 'SecureString' } });
   const savedEnv = { ...process.env };
   try {
