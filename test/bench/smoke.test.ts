@@ -1,0 +1,56 @@
+// A tiny run of the benchmark harness: a ~2 MB generated file in both formats, every
+// measurement that needs no jq or DuckDB, and a small analysis-scale run. Checks the result
+// JSON's shape and that the numbers are sane; wall-clock targets are never asserted here.
+import { mkdtempSync, readFileSync, rmSync } from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { runBench, type BenchResult } from '../../bench/run';
+
+jest.setTimeout(60_000);
+
+describe('bench harness (smoke)', () => {
+  let dir: string;
+  let result: BenchResult;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'bench-smoke-'));
+    result = await runBench({ sizes: [2 * 1024 * 1024], formats: ['jsonl', 'firehose'], seed: 7, peers: false, zcat: false, scale: [200], resultsDir: dir, log: () => {} });
+  });
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes the same result as JSON', () => {
+    const onDisk = JSON.parse(readFileSync(result.resultPath, 'utf8')) as BenchResult;
+    expect(onDisk.files.map((f) => f.file.format)).toEqual(['jsonl', 'firehose']);
+    expect(onDisk.skipped).toEqual([]);
+  });
+
+  it('measures floor, ingestion and the full analysis on each file, with sane numbers', () => {
+    for (const f of result.files) {
+      expect(f.file.events).toBeGreaterThan(1000);
+      expect(f.file.noiseEvents / f.file.events).toBeGreaterThan(0.7);
+      expect(f.measurements.map((m) => m.name.split(' ')[0])).toEqual(['floor:', 'koperator-audit', 'koperator-audit']);
+      for (const m of f.measurements) {
+        expect(m.records).toBeGreaterThan(0);
+        expect(m.wallSeconds).toBeGreaterThan(0);
+        expect(Number.isFinite(m.mbPerSecond)).toBe(true);
+        expect(Number.isFinite(m.recordsPerSecond)).toBe(true);
+        expect(m.peakRssMB).toBeGreaterThan(10);
+      }
+      // Ingestion reads every event the generator wrote.
+      expect(f.measurements[1].records).toBe(f.file.events);
+      expect(f.ratios.length).toBe(2);
+      for (const r of f.ratios) expect(Number.isFinite(r.wallRatio) && r.wallRatio > 0).toBe(true);
+    }
+  });
+
+  it('runs the analysis at scale in its own process', () => {
+    expect(result.scale).toHaveLength(1);
+    const s = result.scale[0];
+    expect(s.error).toBeUndefined();
+    expect(s.incarnations).toBeGreaterThanOrEqual(200);
+    expect(s.recreations).toBeGreaterThan(0);
+    expect(s.loops).toBeGreaterThan(0);
+    expect(s.peakRssMB).toBeGreaterThan(10);
+  });
+});
