@@ -1,0 +1,155 @@
+// The project's own simulator: koperator-style Kubernetes audit events and koperator log lines
+// for one cluster timeline, with the ground truth in the findings contract's shape. Seeded and
+// pure: the same options always give byte-identical output.
+//
+//   simulateCluster(opts)               one cluster, the chosen scenarios in order, plus noise
+//   noiseEvents(seed, start, count)     background traffic only, streamed (for benchmarks)
+//   brokerPod(), livePodYaml() …        builders for other tests
+import type { AuditEvent } from '../model/audit';
+import type { Loop, Recreation } from '../model/findings';
+import type { OperatorLine } from '../model/operator-line';
+import { background } from './background';
+import { seedWorld } from './fixtures';
+import { NoiseSource } from './noise';
+import { Rng } from './rng';
+import { DEFAULT_SCENARIO_ORDER, LOOP_SCENARIOS, SCENARIOS, type ScenarioName } from './scenarios';
+import { parseTime, SEC, type Micros } from './time';
+import { buildTruth } from './truth';
+import { World } from './world';
+
+export type { ScenarioName } from './scenarios';
+export { DEFAULT_SCENARIO_ORDER, LOOP_SCENARIOS } from './scenarios';
+export { noiseEvents, containsSimulatedSecret, SECRET_CANARY } from './noise';
+export {
+  brokerPod,
+  kafkaClusterSpec,
+  lastAppliedOf,
+  stampLastApplied,
+  apiDefaults,
+  type KafkaClusterSpec,
+} from './pods';
+export { livePod, livePodYaml, type LivePodKind } from './live-pod';
+export { renderZapLine } from './operator-log';
+export { computeLoops } from './truth';
+export { getPath, pathToPointer, pointerToPath } from './paths';
+export { CLUSTERS } from './fixtures';
+
+export interface SimOptions {
+  seed: number;
+  /** RFC 3339 time the logs begin. */
+  start: string;
+  /** Namespace of the main KafkaClusters (default `kafka`). */
+  namespace?: string;
+  /** The operator's user name (default `system:serviceaccount:kafka-operator:kafka-operator`). */
+  operatorUser?: string;
+  /** Level the audit policy logs pod writes at; Metadata also runs koperator with --verbose from the start. */
+  auditLevel?: 'RequestResponse' | 'Metadata';
+  /** Fraction of the audit events that are background noise, in [0, 1) (default 0.8). */
+  noiseRatio?: number;
+  /** Scenarios to play, in order (default: all, DEFAULT_SCENARIO_ORDER). */
+  scenarios?: ScenarioName[];
+  /** Older koperator: `logger`/`Request.Namespace`/`Request.Name` keys and older messages. */
+  operatorLogStyle?: 'current' | 'legacy';
+  /** When the last scenario is a loop, leave it running so it is active at the end (default true). */
+  endWithActiveLoop?: boolean;
+}
+
+export interface SimulatedLogs {
+  /** Sorted by stageTimestamp. */
+  audit: AuditEvent[];
+  /** Sorted by ts. */
+  operator: OperatorLine[];
+  truth: { recreations: Recreation[]; loops: Loop[] };
+  /** Every secret-like value the noise wrote (plain and base64 forms): none may reach a report. */
+  secrets: string[];
+}
+
+export const DEFAULT_NAMESPACE = 'kafka';
+export const DEFAULT_OPERATOR_USER = 'system:serviceaccount:kafka-operator:kafka-operator';
+export const DEFAULT_NOISE_RATIO = 0.8;
+
+function stableSort<T>(items: T[], key: (t: T) => number): T[] {
+  return items
+    .map((item, i) => ({ item, i, k: key(item) }))
+    .sort((a, b) => a.k - b.k || a.i - b.i)
+    .map((x) => x.item);
+}
+
+export function simulateCluster(opts: SimOptions): SimulatedLogs {
+  const start = parseTime(opts.start);
+  const namespace = opts.namespace ?? DEFAULT_NAMESPACE;
+  const operatorUser = opts.operatorUser ?? DEFAULT_OPERATOR_USER;
+  const noiseRatio = opts.noiseRatio ?? DEFAULT_NOISE_RATIO;
+  if (!(noiseRatio >= 0 && noiseRatio < 1))
+    throw new Error(`noiseRatio must be in [0, 1), got ${noiseRatio}`);
+  const podLevel = opts.auditLevel ?? 'RequestResponse';
+  const root = new Rng(opts.seed);
+  const world = new World({
+    seed: opts.seed,
+    start,
+    namespace,
+    metadataNamespace: namespace === 'telemetry' ? 'telemetry-metadata' : 'telemetry',
+    operatorUser,
+    podLevel,
+    logStyle: opts.operatorLogStyle ?? 'current',
+  });
+  // With pod bodies out of the audit log, the operator's verbose diff lines are the only record
+  // of the three states, so a Metadata-level cluster runs koperator with --verbose throughout.
+  if (podLevel === 'Metadata') world.verboseFrom = start;
+  seedWorld(world);
+
+  const names = [...new Set(opts.scenarios ?? DEFAULT_SCENARIO_ORDER)];
+  let t: Micros = start + root.fork('timeline').int(60, 150) * SEC;
+  let end = t;
+  let leftRunning = false;
+  names.forEach((name, i) => {
+    const last = i === names.length - 1;
+    const leaveRunning = last && LOOP_SCENARIOS.has(name) && opts.endWithActiveLoop !== false;
+    end = SCENARIOS[name]({ world, rng: root.fork(`scenario:${name}`), leaveRunning }, t);
+    leftRunning = leaveRunning;
+    t = end + root.fork(`gap:${i}`).int(120, 300) * SEC;
+  });
+  const dataEnd = leftRunning ? end : end + root.fork('tail').int(60, 150) * SEC;
+  background(world, start, dataEnd);
+
+  const signal = world.audit.filter((e) => parseTime(e.stageTimestamp) <= dataEnd);
+  const noiseCount = Math.round((signal.length * noiseRatio) / (1 - noiseRatio));
+  const noise: AuditEvent[] = [];
+  const secrets: string[] = [];
+  if (noiseCount > 0) {
+    const span = Math.max(SEC, dataEnd - start);
+    const source = new NoiseSource(root.fork('noise'), {
+      start,
+      eventsPerSecond: (noiseCount / span) * SEC,
+      nodes: world.nodes,
+      policy: world.policy,
+      brokerPodAt: (at) => {
+        const alive = world.podLifetimes.filter((l) => l.from <= at && at < l.to);
+        return alive.length > 0 ? alive[Math.floor((at / 7919) % alive.length)] : undefined;
+      },
+      onSecret: (v) => secrets.push(v),
+    });
+    for (const e of source.events()) {
+      if (noise.length >= noiseCount || parseTime(e.stageTimestamp) > dataEnd) break;
+      noise.push(e);
+    }
+  }
+
+  const audit = stableSort([...signal, ...noise], (e) => parseTime(e.stageTimestamp));
+  const operator = stableSort(
+    world.log.lines.filter((l) => parseTime(l.ts) <= dataEnd),
+    (l) => parseTime(l.ts),
+  );
+  const newest = Math.max(
+    parseTime(audit[audit.length - 1]?.stageTimestamp ?? opts.start),
+    parseTime(operator[operator.length - 1]?.ts ?? opts.start),
+  );
+  const truth = buildTruth({
+    recreations: world.recreations,
+    haystack: JSON.stringify(signal) + JSON.stringify(operator),
+    podsAtMetadata: (ns) => world.podsAtMetadata(ns),
+    operatorUser,
+    newestEventAt: newest,
+  });
+  return { audit, operator, truth, secrets: [...new Set(secrets)] };
+}

@@ -1,0 +1,34 @@
+// Scenario 11: a VPA-updater-like controller resizes a live broker in place (Kubernetes 1.33+:
+// a JSON patch on subresource `resize`), raising its cpu request. koperator sees the live request
+// differ from the declared one and reverts by re-creating the pod; the successor keeps the
+// declared value, so it happens once.
+import { CLUSTERS } from '../fixtures';
+import { patchPod } from '../kube';
+import { operatorRestart } from '../operator';
+import { controller, secs, type Scenario } from './common';
+
+export const inplaceResize: Scenario = (ctx, start) => {
+  const { world, rng } = ctx;
+  const updater = controller(
+    world,
+    'kube-system',
+    'vpa-updater',
+    'updater/v0.0.0 (linux/amd64) kubernetes/$Format',
+  );
+  const pod = world.broker(CLUSTERS.search, 4);
+  const idx = (pod.live.spec?.containers ?? []).findIndex((c) => c.name === 'kafka');
+  const cpu = `${rng.pick([1600, 1700, 1800, 1900])}m`;
+  patchPod(
+    world,
+    pod,
+    updater,
+    start,
+    {
+      type: 'json',
+      ops: [{ op: 'replace', path: `/spec/containers/${idx}/resources/requests/cpu`, value: cpu }],
+    },
+    'resize',
+  );
+  const r = operatorRestart(world, CLUSTERS.search, '4', start + secs(rng, 0.6, 2.5));
+  return r.readyAt + secs(rng, 2, 6);
+};
