@@ -77,21 +77,29 @@ export function reportedLoopStarts(alerts: readonly AlertMessage[]): { key: stri
 }
 
 /** Truth recreations that must be announced one by one: chosen classes, not inside a truth loop. */
-export function expectedRecreations(recreations: readonly Recreation[], loops: readonly Loop[], classes: readonly Classification[]): string[] {
+export function expectedRecreations(recreations: readonly Recreation[], loops: readonly Loop[], classes: readonly Classification[]): Recreation[] {
   const inLoop = (r: Recreation): boolean =>
     loops.some((l) => loopKey(l) === loopKey(r) && r.deletedPod.deletedAt >= l.firstAt && r.deletedPod.deletedAt <= l.lastAt);
-  return recreations
-    .filter((r) => classes.includes(r.classification) && !inLoop(r))
-    .map((r) => `${r.deletedPod.uid ?? r.deletedPod.name}:${r.classification}`)
-    .sort();
+  return recreations.filter((r) => classes.includes(r.classification) && !inLoop(r));
 }
 
-export function reportedRecreations(alerts: readonly AlertMessage[]): string[] {
-  return alerts
-    .filter((a) => a.findingType === 'recreation')
-    .map((a) => {
-      const r = a.finding as Recreation;
-      return `${r.deletedPod.uid ?? r.deletedPod.name}:${r.classification}`;
-    })
-    .sort();
+export function reportedRecreations(alerts: readonly AlertMessage[]): Recreation[] {
+  return alerts.filter((a) => a.findingType === 'recreation').map((a) => a.finding as Recreation);
+}
+
+/**
+ * The contract's matching rule: on deletedPod.uid, or on deletedPod.name where the truth
+ * has no uid; the class must agree. Returns what is left unmatched on either side.
+ */
+export function unmatchedRecreations(reported: readonly Recreation[], truth: readonly Recreation[]): { missing: string[]; extra: string[] } {
+  const left = [...reported];
+  const missing: string[] = [];
+  for (const t of truth) {
+    const i = left.findIndex((r) =>
+      (t.deletedPod.uid ? r.deletedPod.uid === t.deletedPod.uid : r.deletedPod.name === t.deletedPod.name) && r.classification === t.classification,
+    );
+    if (i < 0) missing.push(`${t.deletedPod.uid ?? t.deletedPod.name}:${t.classification}`);
+    else left.splice(i, 1);
+  }
+  return { missing, extra: left.map((r) => `${r.deletedPod.uid ?? r.deletedPod.name}:${r.classification}`) };
 }
