@@ -101,7 +101,6 @@ async function generate(size: number, seed: number, sink: Sink): Promise<Omit<Ge
   let noiseEvents = 0;
   for (let index = 0; written < size; index++) {
     const stretch = koperatorStretch(seed, index, at);
-    koperatorEvents += stretch.events.length;
     // Noise requests spread over the stretch until noise is NOISE_SHARE of its events.
     const wanted = Math.round((stretch.events.length * NOISE_SHARE) / (1 - NOISE_SHARE));
     const span = stretch.end - at;
@@ -121,8 +120,13 @@ async function generate(size: number, seed: number, sink: Sink): Promise<Omit<Ge
         if (written >= size) break;
       }
     }
-    if (written < size) batch.push(...stretch.events.slice(k));
+    if (written < size) {
+      batch.push(...stretch.events.slice(k));
+      k = stretch.events.length;
+    }
     if (batch.length > 0) written += await sink(batch);
+    // Only the koperator events actually written (a small file stops mid-stretch).
+    koperatorEvents += k;
     at = stretch.end;
   }
   return { uncompressedBytes: written, events: koperatorEvents + noiseEvents, koperatorEvents, noiseEvents };

@@ -14,7 +14,7 @@ describe('bench harness (smoke)', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'bench-smoke-'));
-    result = await runBench({ sizes: [2 * 1024 * 1024], formats: ['jsonl', 'firehose'], seed: 7, peers: false, zcat: false, scale: [200], resultsDir: dir, log: () => {} });
+    result = await runBench({ sizes: [2 * 1024 * 1024], formats: ['jsonl', 'firehose'], seed: 7, peers: false, zcat: false, scale: [400], resultsDir: dir, log: () => {} });
   });
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -48,7 +48,7 @@ describe('bench harness (smoke)', () => {
     expect(result.scale).toHaveLength(1);
     const s = result.scale[0];
     expect(s.error).toBeUndefined();
-    expect(s.incarnations).toBeGreaterThanOrEqual(200);
+    expect(s.incarnations).toBeGreaterThanOrEqual(400);
     expect(s.recreations).toBeGreaterThan(0);
     expect(s.loops).toBeGreaterThan(0);
     expect(s.peakRssMB).toBeGreaterThan(10);
