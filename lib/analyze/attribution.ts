@@ -97,19 +97,38 @@ function join(parts: string[]): string {
   return parts.reduce((acc, p) => (acc === '' ? p : p.startsWith('[') ? acc + p : `${acc}.${p}`), '');
 }
 
+interface AdmissionStep {
+  state: unknown;
+  by: string;
+}
+
+// A create's admission is replayed once, however many fields ask about it.
+const admissionCache = new WeakMap<PodWriteFact, AdmissionStep[]>();
+
+/** The pod as koperator sent it, then after each webhook patch in (round, index) order. */
+function admissionSteps(create: PodWriteFact): AdmissionStep[] {
+  const cached = admissionCache.get(create);
+  if (cached) return cached;
+  const steps: AdmissionStep[] = [{ state: create.request, by: '' }];
+  for (const h of create.webhooks ?? []) {
+    if (!h.patch) continue;
+    const r = applyJsonPatch(steps[steps.length - 1].state, h.patch);
+    if (r.ok) steps.push({ state: r.value, by: `${h.configuration}/${h.webhook}` });
+  }
+  admissionCache.set(create, steps);
+  return steps;
+}
+
 function webhookAuthor(inc: Incarnation, path: string): Attribution {
   const create = inc.create;
   const hooks = create?.webhooks ?? [];
   if (!create || hooks.length === 0) return { by: null, evidence: [] };
   const withPatches = hooks.filter((h) => h.patch);
   if (withPatches.length > 0 && isObject(create.request)) {
-    let state: unknown = create.request;
+    const steps = admissionSteps(create);
     let by: string | null = null;
-    for (const h of withPatches) {
-      const r = applyJsonPatch(state, h.patch);
-      if (!r.ok) continue;
-      if (!sameFieldValue(valueAtPath(state, path), valueAtPath(r.value, path))) by = `${h.configuration}/${h.webhook}`;
-      state = r.value;
+    for (let i = 1; i < steps.length; i++) {
+      if (!sameFieldValue(valueAtPath(steps[i - 1].state, path), valueAtPath(steps[i].state, path))) by = steps[i].by;
     }
     return { by, evidence: by ? [create.auditID] : [] };
   }
