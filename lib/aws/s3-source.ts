@@ -24,7 +24,11 @@ export interface ListS3Options {
 }
 
 /** Every object under `uri`. Listing errors propagate: a partial listing must not look complete. */
-export async function* listS3(client: S3Client, uri: string, opts: ListS3Options = {}): AsyncGenerator<SourceObject> {
+export async function* listS3(
+  client: S3Client,
+  uri: string,
+  opts: ListS3Options = {},
+): AsyncGenerator<SourceObject> {
   const loc = parseS3Uri(uri);
   if (!loc) throw new Error(`not an s3:// URI: ${uri}`);
   let token: string | undefined;

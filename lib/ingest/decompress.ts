@@ -107,7 +107,10 @@ class Input {
  * Plain bytes of `source`. Source read errors propagate (the caller counts them);
  * gzip damage is reported through `events` and ends the output normally.
  */
-export async function* decompress(source: AsyncIterable<unknown>, events: DecompressEvents): AsyncGenerator<Buffer> {
+export async function* decompress(
+  source: AsyncIterable<unknown>,
+  events: DecompressEvents,
+): AsyncGenerator<Buffer> {
   const input = new Input(source[Symbol.asyncIterator](), events);
   try {
     // Chunks can be tiny on S3: gather enough to recognise a magic number.
@@ -124,7 +127,12 @@ export async function* decompress(source: AsyncIterable<unknown>, events: Decomp
         return;
       }
     }
-    for (let b = await input.slice(Number.MAX_SAFE_INTEGER); b; b = await input.slice(Number.MAX_SAFE_INTEGER)) yield b;
+    for (
+      let b = await input.slice(Number.MAX_SAFE_INTEGER);
+      b;
+      b = await input.slice(Number.MAX_SAFE_INTEGER)
+    )
+      yield b;
   } finally {
     await input.close();
   }
@@ -179,13 +187,19 @@ async function* gunzip(input: Input, events: DecompressEvents): AsyncGenerator<B
     }
     const header = await readHeader(input);
     if (header === 'truncated') return events.onGzipError('gzip-truncated', 'unexpected end of file');
-    if (header === 'not-gzip') return events.onGzipError('gzip-corrupt', `bytes after gzip member ${member} are not gzip`);
-    if (header === 'unsupported') return events.onGzipError('gzip-corrupt', `gzip member ${member + 1} has an unsupported header`);
+    if (header === 'not-gzip')
+      return events.onGzipError('gzip-corrupt', `bytes after gzip member ${member} are not gzip`);
+    if (header === 'unsupported')
+      return events.onGzipError('gzip-corrupt', `gzip member ${member + 1} has an unsupported header`);
     const size = yield* inflateMember(input, events);
     if (size === null) return;
     if (!(await input.fill(8))) return events.onGzipError('gzip-truncated', 'unexpected end of file');
     const isize = input.take(8).readUInt32LE(4);
-    if (isize !== size % 2 ** 32) return events.onGzipError('gzip-corrupt', `gzip member ${member + 1}: length ${size} but trailer says ${isize}`);
+    if (isize !== size % 2 ** 32)
+      return events.onGzipError(
+        'gzip-corrupt',
+        `gzip member ${member + 1}: length ${size} but trailer says ${isize}`,
+      );
   }
 }
 

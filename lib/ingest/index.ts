@@ -42,7 +42,11 @@ function destroy(stream: NodeJS.ReadableStream | Readable): void {
 }
 
 /** One object's records, in file order, not de-duplicated. Never throws. */
-export async function* readObject(obj: SourceObject, stats: IngestStats, opts: IngestOptions = {}): AsyncGenerator<LogRecord> {
+export async function* readObject(
+  obj: SourceObject,
+  stats: IngestStats,
+  opts: IngestOptions = {},
+): AsyncGenerator<LogRecord> {
   const ropts: ReaderOptions = {
     maxLineBytes: opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
     keep: opts.keep,
@@ -84,7 +88,11 @@ export async function* readObject(obj: SourceObject, stats: IngestStats, opts: I
 }
 
 /** Every object's records, de-duplicated on (auditID, stage). Never throws. */
-export async function* ingest(objects: AsyncIterable<SourceObject>, stats: IngestStats, opts: IngestOptions = {}): AsyncGenerator<LogRecord> {
+export async function* ingest(
+  objects: AsyncIterable<SourceObject>,
+  stats: IngestStats,
+  opts: IngestOptions = {},
+): AsyncGenerator<LogRecord> {
   const dedupe = new AuditDeduper(stats);
   const it = objects[Symbol.asyncIterator]();
   for (;;) {

@@ -6,7 +6,12 @@
 import type { AuditEvent } from '../model/audit';
 import type { FormatName, LogRecord } from '../model/record';
 import type { DecompressEvents } from './decompress';
-import { irrelevantEventsInBytes, isIrrelevantEventString, isRelevantAuditEvent, ONE_GKE_ENTRY } from './filter';
+import {
+  irrelevantEventsInBytes,
+  isIrrelevantEventString,
+  isRelevantAuditEvent,
+  ONE_GKE_ENTRY,
+} from './filter';
 import { Framer, type FrameSink } from './framing';
 import { isAuditShaped, toAuditEvent } from './formats/audit-event';
 import { gkeEntryToAuditObject, isKubernetesEntry } from './formats/gke';
@@ -14,7 +19,14 @@ import { isObject, str, type JsonObject } from './formats/json';
 import { PartialLines, type Joined } from './formats/partial-lines';
 import { criHead, timestampEnd, type CriHead } from './formats/timestamped-line';
 import { isZapShaped, toOperatorLine } from './formats/zap';
-import { addDetail, MAX_DETAILS_PER_FILE, type FileIssue, type IngestStats, type SkipDetail, type SkipReason } from './stats';
+import {
+  addDetail,
+  MAX_DETAILS_PER_FILE,
+  type FileIssue,
+  type IngestStats,
+  type SkipDetail,
+  type SkipReason,
+} from './stats';
 
 export interface ReaderOptions {
   maxLineBytes: number;
@@ -137,8 +149,10 @@ export class ObjectReader implements FrameSink, DecompressEvents {
   end(): void {
     if (this.abandoned) return;
     this.framer.end();
-    for (const j of this.cri.drain()) this.joined(j, (b, line) => this.criPayload(b, 0, b.length, line, 'incomplete-record'));
-    for (const j of this.fluent.drain()) this.joined(j, (b, line) => this.embedded(b.toString('utf8'), line, 'fluent-bit', 'incomplete-record'));
+    for (const j of this.cri.drain())
+      this.joined(j, (b, line) => this.criPayload(b, 0, b.length, line, 'incomplete-record'));
+    for (const j of this.fluent.drain())
+      this.joined(j, (b, line) => this.embedded(b.toString('utf8'), line, 'fluent-bit', 'incomplete-record'));
   }
 
   /** Adds this object's outcome to the stats: empty, foreign, and its skip details. */
@@ -212,7 +226,9 @@ export class ObjectReader implements FrameSink, DecompressEvents {
     this.skips++;
     if (this.firstSkip === null) this.firstSkip = note ? `${reason}: ${note}` : reason;
     if (this.details.length < MAX_DETAILS_PER_FILE) {
-      this.details.push(note ? { source: this.source, line, reason, note } : { source: this.source, line, reason });
+      this.details.push(
+        note ? { source: this.source, line, reason, note } : { source: this.source, line, reason },
+      );
     } else {
       this.omitted++;
     }
@@ -220,7 +236,14 @@ export class ObjectReader implements FrameSink, DecompressEvents {
 
   // --- containers ---
 
-  private jsonBytes(buf: Buffer, start: number, end: number, line: number, via: Via, onFail: SkipReason): void {
+  private jsonBytes(
+    buf: Buffer,
+    start: number,
+    end: number,
+    line: number,
+    via: Via,
+    onFail: SkipReason,
+  ): void {
     const last = this.lastAuditFormat;
     if (this.opts.relevantOnly && last !== null && !this.fluent.active) {
       const partial = last === 'fluent-bit' && buf.subarray(start, end).indexOf(PARTIAL_FLAG) >= 0;
@@ -263,7 +286,10 @@ export class ObjectReader implements FrameSink, DecompressEvents {
     try {
       v = JSON.parse(s);
     } catch {
-      this.skip(line, onFail === 'corrupt-json' && s.trimEnd().endsWith('[Truncated...]') ? 'cloudwatch-truncated' : onFail);
+      this.skip(
+        line,
+        onFail === 'corrupt-json' && s.trimEnd().endsWith('[Truncated...]') ? 'cloudwatch-truncated' : onFail,
+      );
       return;
     }
     this.value(v, line, via);
@@ -351,7 +377,8 @@ export class ObjectReader implements FrameSink, DecompressEvents {
       return;
     }
     const j = this.fluent.finish(key, Buffer.from(log, 'utf8'));
-    if (j) this.joined(j, (b, first) => this.embedded(b.toString('utf8'), first, 'fluent-bit', 'corrupt-json'));
+    if (j)
+      this.joined(j, (b, first) => this.embedded(b.toString('utf8'), first, 'fluent-bit', 'corrupt-json'));
     else this.embedded(log, line, 'fluent-bit', 'corrupt-json');
   }
 

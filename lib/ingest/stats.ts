@@ -26,12 +26,7 @@ export type SkipReason =
 
 /** Why a whole file was set aside or only partly read. */
 export type FileIssue =
-  | 'open-error'
-  | 'read-error'
-  | 'gzip-truncated'
-  | 'gzip-corrupt'
-  | 'foreign-file'
-  | 'list-error';
+  'open-error' | 'read-error' | 'gzip-truncated' | 'gzip-corrupt' | 'foreign-file' | 'list-error';
 
 export interface SkipDetail {
   source: string;
@@ -113,7 +108,10 @@ export function createIngestStats(): IngestStats {
   };
 }
 
-function addCounts<K extends string>(into: Partial<Record<K, number>>, from: Partial<Record<K, number>>): void {
+function addCounts<K extends string>(
+  into: Partial<Record<K, number>>,
+  from: Partial<Record<K, number>>,
+): void {
   for (const key of Object.keys(from) as K[]) {
     into[key] = (into[key] ?? 0) + (from[key] ?? 0);
   }

@@ -37,7 +37,12 @@ export const AUDIT_CONTAINERS: readonly AuditContainer[] = [
   'gke-logentry',
 ];
 
-export const OPERATOR_CONTAINERS: readonly OperatorContainer[] = ['zap-json', 'zap-json-epoch', 'cri', 'fluent-bit-operator'];
+export const OPERATOR_CONTAINERS: readonly OperatorContainer[] = [
+  'zap-json',
+  'zap-json-epoch',
+  'cri',
+  'fluent-bit-operator',
+];
 
 function lines(items: readonly string[]): string {
   return items.length === 0 ? '' : `${items.join('\n')}\n`;
@@ -108,7 +113,10 @@ export interface CloudWatchLogsPayload {
 }
 
 /** The CloudWatch Logs subscription payloads that carry `events`. */
-export function cloudWatchPayloads(events: readonly AuditEvent[], opts: CloudWatchPayloadOptions = {}): CloudWatchLogsPayload[] {
+export function cloudWatchPayloads(
+  events: readonly AuditEvent[],
+  opts: CloudWatchPayloadOptions = {},
+): CloudWatchLogsPayload[] {
   const out: CloudWatchLogsPayload[] = [];
   const owner = opts.owner ?? '111122223333';
   if (opts.controlMessage) {
@@ -119,7 +127,13 @@ export function cloudWatchPayloads(events: readonly AuditEvent[], opts: CloudWat
       logGroup: '',
       logStream: '',
       subscriptionFilters: [],
-      logEvents: [{ id: '', timestamp: first, message: 'CWL CONTROL MESSAGE: Checking health of destination Firehose.' }],
+      logEvents: [
+        {
+          id: '',
+          timestamp: first,
+          message: 'CWL CONTROL MESSAGE: Checking health of destination Firehose.',
+        },
+      ],
     });
   }
   let seq = 0;
@@ -132,7 +146,11 @@ export function cloudWatchPayloads(events: readonly AuditEvent[], opts: CloudWat
       subscriptionFilters: ['eks-audit-to-firehose'],
       logEvents: batch.map((e) => {
         const timestamp = Date.parse(e.stageTimestamp);
-        return { id: `${timestamp}${String(seq++).padStart(12, '0')}`, timestamp, message: JSON.stringify(e) };
+        return {
+          id: `${timestamp}${String(seq++).padStart(12, '0')}`,
+          timestamp,
+          message: JSON.stringify(e),
+        };
       }),
     });
   }
@@ -144,7 +162,10 @@ export function cloudWatchPayloads(events: readonly AuditEvent[], opts: CloudWat
  * concatenated with no delimiter. `newline` puts one after each payload inside its member
  * (some delivery set-ups add it).
  */
-export function firehoseObject(events: readonly AuditEvent[], opts: CloudWatchPayloadOptions & { newline?: boolean } = {}): Buffer {
+export function firehoseObject(
+  events: readonly AuditEvent[],
+  opts: CloudWatchPayloadOptions & { newline?: boolean } = {},
+): Buffer {
   const sep = opts.newline ? '\n' : '';
   return Buffer.concat(cloudWatchPayloads(events, opts).map((p) => gzipSync(JSON.stringify(p) + sep)));
 }
@@ -152,11 +173,16 @@ export function firehoseObject(events: readonly AuditEvent[], opts: CloudWatchPa
 // --- Fluent Bit ---
 
 /** Fluent Bit `s3` output of the audit file: the event at top level plus `date`, or as a string under `log`. */
-export function fluentBitAuditLines(events: readonly AuditEvent[], opts: { wrap?: 'top' | 'log' } = {}): string {
+export function fluentBitAuditLines(
+  events: readonly AuditEvent[],
+  opts: { wrap?: 'top' | 'log' } = {},
+): string {
   return lines(
     events.map((e) => {
       const date = millisIso(e.stageTimestamp);
-      return opts.wrap === 'log' ? JSON.stringify({ date, log: `${JSON.stringify(e)}\n` }) : JSON.stringify({ date, ...e });
+      return opts.wrap === 'log'
+        ? JSON.stringify({ date, log: `${JSON.stringify(e)}\n` })
+        : JSON.stringify({ date, ...e });
     }),
   );
 }
@@ -182,7 +208,8 @@ export function aksDiagnosticLines(events: readonly AuditEvent[], opts: AksOptio
           log: opts.log === 'object' ? e : `${JSON.stringify(e)}\n`,
           stream: 'stdout',
         },
-        resourceId: '/SUBSCRIPTIONS/00000000-0000-0000-0000-000000000000/RESOURCEGROUPS/SIM/PROVIDERS/MICROSOFT.CONTAINERSERVICE/MANAGEDCLUSTERS/SIM-AKS',
+        resourceId:
+          '/SUBSCRIPTIONS/00000000-0000-0000-0000-000000000000/RESOURCEGROUPS/SIM/PROVIDERS/MICROSOFT.CONTAINERSERVICE/MANAGEDCLUSTERS/SIM-AKS',
         serviceBuild: 'na',
         time: e.stageTimestamp,
       };
@@ -193,7 +220,18 @@ export function aksDiagnosticLines(events: readonly AuditEvent[], opts: AksOptio
 
 // --- GKE ---
 
-const GRPC_FROM_HTTP: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 409: 6, 422: 3, 429: 8, 500: 13, 503: 14, 504: 4 };
+const GRPC_FROM_HTTP: Record<number, number> = {
+  400: 3,
+  401: 16,
+  403: 7,
+  404: 5,
+  409: 6,
+  422: 3,
+  429: 8,
+  500: 13,
+  503: 14,
+  504: 4,
+};
 
 /**
  * The Cloud Logging LogEntry GKE writes for an audit event. GKE logs a request once
@@ -206,8 +244,23 @@ export function toGkeLogEntry(e: AuditEvent): object | null {
   const group = ref.apiGroup ? ref.apiGroup : 'core';
   const version = ref.apiVersion ?? 'v1';
   const resource = ref.resource ?? 'unknown';
-  const method = ['io', 'k8s', group, version, resource, ...(ref.subresource ? [ref.subresource] : []), e.verb].join('.');
-  const path = [group, version, ...(ref.namespace ? ['namespaces', ref.namespace] : []), resource, ...(ref.name ? [ref.name] : []), ...(ref.subresource ? [ref.subresource] : [])].join('/');
+  const method = [
+    'io',
+    'k8s',
+    group,
+    version,
+    resource,
+    ...(ref.subresource ? [ref.subresource] : []),
+    e.verb,
+  ].join('.');
+  const path = [
+    group,
+    version,
+    ...(ref.namespace ? ['namespaces', ref.namespace] : []),
+    resource,
+    ...(ref.name ? [ref.name] : []),
+    ...(ref.subresource ? [ref.subresource] : []),
+  ].join('/');
   const http = e.responseStatus?.code ?? 200;
   const payload: Record<string, unknown> = {
     '@type': 'type.googleapis.com/google.cloud.audit.AuditLog',
@@ -217,14 +270,19 @@ export function toGkeLogEntry(e: AuditEvent): object | null {
     requestMetadata: { callerIp: e.sourceIPs?.[0], callerSuppliedUserAgent: e.userAgent },
     resourceName: path,
     serviceName: 'k8s.io',
-    status: { code: http < 400 ? 0 : (GRPC_FROM_HTTP[http] ?? 2), ...(e.responseStatus?.message ? { message: e.responseStatus.message } : {}) },
+    status: {
+      code: http < 400 ? 0 : (GRPC_FROM_HTTP[http] ?? 2),
+      ...(e.responseStatus?.message ? { message: e.responseStatus.message } : {}),
+    },
   };
   const kind = (body: unknown): string => {
     const k = typeof body === 'object' && body !== null ? (body as { kind?: unknown }).kind : undefined;
     return typeof k === 'string' ? `${group}.k8s.io/${version}.${k}` : `${group}.k8s.io/${version}.Unknown`;
   };
-  if (e.requestObject !== undefined) payload.request = { '@type': kind(e.requestObject), ...(e.requestObject as object) };
-  if (e.responseObject !== undefined) payload.response = { '@type': kind(e.responseObject), ...(e.responseObject as object) };
+  if (e.requestObject !== undefined)
+    payload.request = { '@type': kind(e.requestObject), ...(e.requestObject as object) };
+  if (e.responseObject !== undefined)
+    payload.response = { '@type': kind(e.responseObject), ...(e.responseObject as object) };
   return {
     insertId: e.auditID,
     labels: e.annotations ?? {},
@@ -232,7 +290,10 @@ export function toGkeLogEntry(e: AuditEvent): object | null {
     operation: { first: true, id: e.auditID, last: e.stage === 'ResponseComplete', producer: 'k8s.io' },
     protoPayload: payload,
     receiveTimestamp: e.stageTimestamp,
-    resource: { labels: { cluster_name: 'sim-cluster', location: 'europe-west1', project_id: 'sim-project' }, type: 'k8s_cluster' },
+    resource: {
+      labels: { cluster_name: 'sim-cluster', location: 'europe-west1', project_id: 'sim-project' },
+      type: 'k8s_cluster',
+    },
     timestamp: e.stageTimestamp,
   };
 }
@@ -308,7 +369,10 @@ export interface FluentBitOperatorOptions {
 }
 
 /** Fluent Bit `s3` output of koperator's container log: the zap line under `log`, with a `kubernetes` block. */
-export function fluentBitOperatorLines(ls: readonly OperatorLine[], opts: FluentBitOperatorOptions = {}): string {
+export function fluentBitOperatorLines(
+  ls: readonly OperatorLine[],
+  opts: FluentBitOperatorOptions = {},
+): string {
   const kubernetes = {
     pod_name: opts.pod ?? 'kafka-operator-6d8f7b9c5d-sim01',
     namespace_name: opts.namespace ?? 'kafka',
@@ -324,7 +388,16 @@ export function fluentBitOperatorLines(ls: readonly OperatorLine[], opts: Fluent
     const parts = splitBytes(zapLine(l), opts.maxPart ?? Number.MAX_SAFE_INTEGER);
     parts.forEach((log, i) => {
       const time = nanosIso(l.ts);
-      out.push(JSON.stringify({ date: millisIso(l.ts), time, stream: 'stderr', _p: i === parts.length - 1 ? 'F' : 'P', log, kubernetes }));
+      out.push(
+        JSON.stringify({
+          date: millisIso(l.ts),
+          time,
+          stream: 'stderr',
+          _p: i === parts.length - 1 ? 'F' : 'P',
+          log,
+          kubernetes,
+        }),
+      );
     });
   }
   return lines(out);
@@ -355,7 +428,11 @@ export interface EncodeOptions {
 }
 
 /** `events` in `container`, as bytes (Firehose output is always gzip; `gzip` compresses the others). */
-export function encodeAudit(container: AuditContainer, events: readonly AuditEvent[], opts: EncodeOptions = {}): Buffer {
+export function encodeAudit(
+  container: AuditContainer,
+  events: readonly AuditEvent[],
+  opts: EncodeOptions = {},
+): Buffer {
   let text: string;
   switch (container) {
     case 'audit-jsonl':
@@ -392,7 +469,11 @@ export function encodeAudit(container: AuditContainer, events: readonly AuditEve
 }
 
 /** Operator lines in `container`, as bytes. */
-export function encodeOperator(container: OperatorContainer, ls: readonly OperatorLine[], opts: { gzip?: boolean; maxPart?: number } = {}): Buffer {
+export function encodeOperator(
+  container: OperatorContainer,
+  ls: readonly OperatorLine[],
+  opts: { gzip?: boolean; maxPart?: number } = {},
+): Buffer {
   let text: string;
   switch (container) {
     case 'zap-json':

@@ -39,7 +39,9 @@ describe('listS3 against fauxqs', () => {
     await s3.send(new CreateBucketCommand({ Bucket: bucket }));
     const events = mixedEvents().map((f) => f.event);
     files['logs/apiserver/audit.log.gz'] = encodeAudit('audit-jsonl', events, { gzip: true });
-    files['logs/firehose/2026/11/02/stream-1'] = encodeAudit('eks-firehose-cwl', events, { cloudWatch: { perPayload: 3, controlMessage: true } });
+    files['logs/firehose/2026/11/02/stream-1'] = encodeAudit('eks-firehose-cwl', events, {
+      cloudWatch: { perPayload: 3, controlMessage: true },
+    });
     files['logs/webhook/eventlist.json'] = encodeAudit('audit-eventlist-pretty', events);
     files['logs/operator/manager.log'] = encodeOperator('cri', operatorLines(), { maxPart: 200 });
     files['logs/README.txt'] = Buffer.from('not a log\n');
@@ -48,7 +50,11 @@ describe('listS3 against fauxqs', () => {
     for (let i = 0; i < many; i++) files[`many/part-${String(i).padStart(5, '0')}.log`] = line;
     const keys = Object.keys(files);
     for (let i = 0; i < keys.length; i += 25) {
-      await Promise.all(keys.slice(i, i + 25).map((Key) => s3.send(new PutObjectCommand({ Bucket: bucket, Key, Body: files[Key] }))));
+      await Promise.all(
+        keys
+          .slice(i, i + 25)
+          .map((Key) => s3.send(new PutObjectCommand({ Bucket: bucket, Key, Body: files[Key] }))),
+      );
     }
   }, 120_000);
   afterAll(async () => {
@@ -91,10 +97,16 @@ describe('listS3 against fauxqs', () => {
       }
       const viaS3 = await readAll(listS3(s3, `s3://${bucket}/logs/`));
       const local = await readAll(listLocal(path.join(dir, 'logs')));
-      const strip = (recs: LogRecord[], prefix: string): unknown[] => recs.map((r) => ({ ...r, at: { ...r.at, source: r.at.source.slice(prefix.length) } }));
-      expect(strip(viaS3.records, `s3://${bucket}/logs/`)).toEqual(strip(local.records, `${path.join(dir, 'logs')}/`));
+      const strip = (recs: LogRecord[], prefix: string): unknown[] =>
+        recs.map((r) => ({ ...r, at: { ...r.at, source: r.at.source.slice(prefix.length) } }));
+      expect(strip(viaS3.records, `s3://${bucket}/logs/`)).toEqual(
+        strip(local.records, `${path.join(dir, 'logs')}/`),
+      );
       expect(viaS3.records.length).toBeGreaterThan(10);
-      const counts = (s: typeof viaS3.stats): unknown => ({ ...s, details: s.details.map((d) => ({ ...d, source: path.basename(d.source) })) });
+      const counts = (s: typeof viaS3.stats): unknown => ({
+        ...s,
+        details: s.details.map((d) => ({ ...d, source: path.basename(d.source) })),
+      });
       expect(counts(viaS3.stats)).toEqual(counts(local.stats));
       expect(viaS3.stats.files).toEqual({ read: 6, empty: 1, foreign: 1, errors: 0 });
     } finally {
@@ -122,6 +134,8 @@ describe('listS3 against fauxqs', () => {
     await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'doomed/x.log' }));
     const { stats } = await readAll(listed);
     expect(stats.files).toEqual({ read: 1, empty: 0, foreign: 0, errors: 1 });
-    expect(stats.details).toEqual([{ source: `s3://${bucket}/doomed/x.log`, line: 0, reason: 'open-error', note: expect.any(String) }]);
+    expect(stats.details).toEqual([
+      { source: `s3://${bucket}/doomed/x.log`, line: 0, reason: 'open-error', note: expect.any(String) },
+    ]);
   });
 });

@@ -53,8 +53,12 @@ describe('shared corpora', () => {
       expect(all.stats.skipped['missing-timestamp']).toBeUndefined();
     });
 
-    it("counts Falco's {\"kind\": 0} stub as foreign, with the two Markdown files", () => {
-      expect(foreignFiles(dir, all.stats.details).sort()).toEqual(['README.md', 'SOURCES.md', 'falco/test__trace_files__k8s_audit__fal_01_003.json']);
+    it('counts Falco\'s {"kind": 0} stub as foreign, with the two Markdown files', () => {
+      expect(foreignFiles(dir, all.stats.details).sort()).toEqual([
+        'README.md',
+        'SOURCES.md',
+        'falco/test__trace_files__k8s_audit__fal_01_003.json',
+      ]);
       expect(all.stats.skipped['foreign-record']).toBe(1);
     });
 
@@ -85,12 +89,21 @@ describe('shared corpora', () => {
         level: 'RequestResponse',
         user: { username: 'system:serviceaccount:kube-system:replicaset-controller' },
         sourceIPs: ['172.16.0.3'],
-        objectRef: { resource: 'pods', namespace: '1-2-deployment-update', name: 'nginx-deployment-surge-8655b4b8c5-xf5f4', apiGroup: '', apiVersion: 'v1' },
+        objectRef: {
+          resource: 'pods',
+          namespace: '1-2-deployment-update',
+          name: 'nginx-deployment-surge-8655b4b8c5-xf5f4',
+          apiGroup: '',
+          apiVersion: 'v1',
+        },
         responseStatus: { code: 200 },
         requestReceivedTimestamp: '2024-01-01T01:00:00Z',
       });
       expect(ev.annotations?.['mutation.webhook.admission.k8s.io/round_0_index_3']).toContain('pod-ready');
-      expect(ev.requestObject).toMatchObject({ kind: 'Pod', metadata: { generateName: 'nginx-deployment-surge-8655b4b8c5-' } });
+      expect(ev.requestObject).toMatchObject({
+        kind: 'Pod',
+        metadata: { generateName: 'nginx-deployment-surge-8655b4b8c5-' },
+      });
       expect(ev.requestObject).not.toHaveProperty('@type');
     });
   });
@@ -130,10 +143,19 @@ describe('shared corpora', () => {
     it('counts the truncated gzip once, the damaged lines by line, and the foreign files', () => {
       const { stats } = all;
       expect(stats.files).toEqual({ read: 21, empty: 0, foreign: 4, errors: 1 });
-      expect(foreignFiles(dir, stats.details).sort()).toEqual(['README.md', 'audit/exportedlogs/aws-logs-write-test', 'expected.json', 'operator/README.txt']);
+      expect(foreignFiles(dir, stats.details).sort()).toEqual([
+        'README.md',
+        'audit/exportedlogs/aws-logs-write-test',
+        'expected.json',
+        'operator/README.txt',
+      ]);
       const errors = stats.details.filter((d) => d.reason === 'gzip-truncated');
-      expect(errors.map((d) => path.basename(d.source))).toEqual(['audit-stream-1-2026-11-02-11-16-18-c7f7e581-909f-487b-86a5-3680a088e524.gz']);
-      const damaged = stats.details.filter((d) => d.source.endsWith('kube-apiserver/audit.log')).map((d) => [d.line, d.reason]);
+      expect(errors.map((d) => path.basename(d.source))).toEqual([
+        'audit-stream-1-2026-11-02-11-16-18-c7f7e581-909f-487b-86a5-3680a088e524.gz',
+      ]);
+      const damaged = stats.details
+        .filter((d) => d.source.endsWith('kube-apiserver/audit.log'))
+        .map((d) => [d.line, d.reason]);
       expect(damaged).toEqual([
         [192, 'incomplete-record'],
         [288, 'incomplete-record'],
@@ -143,7 +165,9 @@ describe('shared corpora', () => {
     });
 
     it('the byte pre-filter keeps exactly what a full parse deems relevant', () => {
-      const want = all.records.filter((r) => r.kind === 'operator' || isRelevantAuditEvent(r.event)).map(keyOf);
+      const want = all.records
+        .filter((r) => r.kind === 'operator' || isRelevantAuditEvent(r.event))
+        .map(keyOf);
       expect(relevant.records.map(keyOf)).toEqual(want);
       expect(relevant.stats.audit.read).toBe(all.stats.audit.read);
       expect(relevant.stats.audit.irrelevant + relevant.stats.audit.kept).toBe(relevant.stats.audit.read);

@@ -9,7 +9,9 @@ const text = encodeAudit('audit-jsonl', events).toString('utf8');
 
 describe('gzip', () => {
   it.each([1, 2, 5, 17])('reads %i concatenated members as one stream', async (members) => {
-    const { records, stats } = await readOne(memoryObject('mem/a.log.gz', gzipMembers(text, members), 100), { relevantOnly: false });
+    const { records, stats } = await readOne(memoryObject('mem/a.log.gz', gzipMembers(text, members), 100), {
+      relevantOnly: false,
+    });
     expect(auditOf(records)).toEqual(events);
     expect(stats.files.errors).toBe(0);
     expect(stats.bytes.decompressed).toBe(Buffer.byteLength(text));
@@ -23,25 +25,41 @@ describe('gzip', () => {
   });
 
   const gz = gzipMembers(text, 3);
-  const cuts = [5, 11, 64, Math.floor(gz.length / 3), Math.floor(gz.length / 2), gz.length - 9, gz.length - 4, gz.length - 1];
-  it.each(cuts)('a gzip cut at byte %i yields every complete record before the cut and one error', async (cut) => {
-    const truncated = gz.subarray(0, cut);
-    let prefix = '';
-    try {
-      prefix = zlib.gunzipSync(truncated, { finishFlush: zlib.constants.Z_SYNC_FLUSH }).toString('utf8');
-    } catch {
-      prefix = ''; // cut inside the first header: nothing to decompress
-    }
-    const complete = prefix.split('\n').length - 1;
-    const { records, stats } = await readOne(memoryObject('mem/cut.gz', truncated, 1000), { relevantOnly: false });
-    expect(records).toHaveLength(complete);
-    expect(auditOf(records)).toEqual(events.slice(0, complete));
-    expect(stats.files.errors).toBe(1);
-    expect(stats.details.filter((d) => d.reason === 'gzip-truncated')).toEqual([{ source: 'mem/cut.gz', line: 0, reason: 'gzip-truncated', note: 'unexpected end of file' }]);
-    // The partial last line, if any, is counted, never emitted.
-    const tail = prefix.slice(prefix.lastIndexOf('\n') + 1);
-    expect(stats.skipped['incomplete-record'] ?? 0).toBe(tail.length > 0 ? 1 : 0);
-  });
+  const cuts = [
+    5,
+    11,
+    64,
+    Math.floor(gz.length / 3),
+    Math.floor(gz.length / 2),
+    gz.length - 9,
+    gz.length - 4,
+    gz.length - 1,
+  ];
+  it.each(cuts)(
+    'a gzip cut at byte %i yields every complete record before the cut and one error',
+    async (cut) => {
+      const truncated = gz.subarray(0, cut);
+      let prefix = '';
+      try {
+        prefix = zlib.gunzipSync(truncated, { finishFlush: zlib.constants.Z_SYNC_FLUSH }).toString('utf8');
+      } catch {
+        prefix = ''; // cut inside the first header: nothing to decompress
+      }
+      const complete = prefix.split('\n').length - 1;
+      const { records, stats } = await readOne(memoryObject('mem/cut.gz', truncated, 1000), {
+        relevantOnly: false,
+      });
+      expect(records).toHaveLength(complete);
+      expect(auditOf(records)).toEqual(events.slice(0, complete));
+      expect(stats.files.errors).toBe(1);
+      expect(stats.details.filter((d) => d.reason === 'gzip-truncated')).toEqual([
+        { source: 'mem/cut.gz', line: 0, reason: 'gzip-truncated', note: 'unexpected end of file' },
+      ]);
+      // The partial last line, if any, is counted, never emitted.
+      const tail = prefix.slice(prefix.lastIndexOf('\n') + 1);
+      expect(stats.skipped['incomplete-record'] ?? 0).toBe(tail.length > 0 ? 1 : 0);
+    },
+  );
 
   it('damage inside the deflate data: records before it, one gzip-corrupt error', async () => {
     const damaged = Buffer.from(gzipMembers(text, 3));
@@ -51,7 +69,9 @@ describe('gzip', () => {
     expect(records.length).toBeGreaterThan(0);
     expect(auditOf(records)).toEqual(events.slice(0, records.length));
     expect(stats.files.errors).toBe(1);
-    expect(stats.details.find((d) => d.reason === 'gzip-corrupt' || d.reason === 'gzip-truncated')).toBeDefined();
+    expect(
+      stats.details.find((d) => d.reason === 'gzip-corrupt' || d.reason === 'gzip-truncated'),
+    ).toBeDefined();
   });
 
   it('garbage after a complete member: all records, one error', async () => {
@@ -69,7 +89,9 @@ describe('not gzip', () => {
   });
 
   it('a gzip file without the .gz name is still decompressed', async () => {
-    const { records } = await readOne(memoryObject('mem/08-objectf53f6492', gzipMembers(text)), { relevantOnly: false });
+    const { records } = await readOne(memoryObject('mem/08-objectf53f6492', gzipMembers(text)), {
+      relevantOnly: false,
+    });
     expect(records).toHaveLength(events.length);
   });
 

@@ -24,7 +24,10 @@ describe('ingest de-duplicates across files and formats', () => {
     const events = mixedEvents().map((f) => f.event);
     const half = events.slice(0, 8);
     const { records, stats } = await readAll(
-      [memoryObject('s3://b/export/000000.gz', encodeAudit('eks-cloudwatch-export', events, { gzip: true })), memoryObject('s3://b/firehose/x.gz', encodeAudit('eks-firehose-cwl', half))],
+      [
+        memoryObject('s3://b/export/000000.gz', encodeAudit('eks-cloudwatch-export', events, { gzip: true })),
+        memoryObject('s3://b/firehose/x.gz', encodeAudit('eks-firehose-cwl', half)),
+      ],
       { relevantOnly: false },
     );
     const want = events.filter((e) => !(e.stage === 'RequestReceived'));
@@ -41,8 +44,16 @@ describe('ingest de-duplicates across files and formats', () => {
     const lost = auditEvent({ verb: 'delete', resource: 'pods', name: 'z' });
     const fileA = [received(done), done, received(doneLater), doneEarlier, received(lost)];
     const fileB = [doneLater, received(doneEarlier), received(lost)];
-    const { records, stats } = await readAll([memoryObject('a.log', encodeAudit('audit-jsonl', fileA)), memoryObject('b.json', encodeAudit('audit-eventlist', fileB))]);
-    expect(stagesOf(auditOf(records))).toEqual([`${done.auditID}:ResponseComplete`, `${doneEarlier.auditID}:ResponseComplete`, `${doneLater.auditID}:ResponseComplete`, `${lost.auditID}:RequestReceived`]);
+    const { records, stats } = await readAll([
+      memoryObject('a.log', encodeAudit('audit-jsonl', fileA)),
+      memoryObject('b.json', encodeAudit('audit-eventlist', fileB)),
+    ]);
+    expect(stagesOf(auditOf(records))).toEqual([
+      `${done.auditID}:ResponseComplete`,
+      `${doneEarlier.auditID}:ResponseComplete`,
+      `${doneLater.auditID}:ResponseComplete`,
+      `${lost.auditID}:RequestReceived`,
+    ]);
     // The RequestReceived of a request that never completed is emitted last, from where it was first seen.
     expect(records[3].at).toEqual({ source: 'a.log', line: 5 });
     expect(stats.dedupe).toEqual({ duplicates: 1, requestReceivedSuperseded: 3, requestReceivedEmitted: 1 });
@@ -52,9 +63,28 @@ describe('ingest de-duplicates across files and formats', () => {
     const stats = createIngestStats();
     const d = new AuditDeduper(stats);
     const rc = auditEvent({ verb: 'create', resource: 'pods', subresource: 'exec' });
-    const rec = (e: AuditEvent): LogRecord => ({ kind: 'audit', event: e, format: 'audit-jsonl', at: { source: 's', line: 1 } });
-    const out = [{ ...rc, stage: 'ResponseStarted' }, rc, { ...rc, stage: 'Panic' }, rc, { ...rc, stage: 'SomethingNew' }, { ...rc, stage: 'SomethingNew' }].map((e) => d.push(rec(e)));
-    expect(out.map((r) => (r?.kind === 'audit' ? r.event.stage : null))).toEqual(['ResponseStarted', 'ResponseComplete', 'Panic', null, 'SomethingNew', null]);
+    const rec = (e: AuditEvent): LogRecord => ({
+      kind: 'audit',
+      event: e,
+      format: 'audit-jsonl',
+      at: { source: 's', line: 1 },
+    });
+    const out = [
+      { ...rc, stage: 'ResponseStarted' },
+      rc,
+      { ...rc, stage: 'Panic' },
+      rc,
+      { ...rc, stage: 'SomethingNew' },
+      { ...rc, stage: 'SomethingNew' },
+    ].map((e) => d.push(rec(e)));
+    expect(out.map((r) => (r?.kind === 'audit' ? r.event.stage : null))).toEqual([
+      'ResponseStarted',
+      'ResponseComplete',
+      'Panic',
+      null,
+      'SomethingNew',
+      null,
+    ]);
     expect([...d.flush()]).toEqual([]);
     expect(stats.dedupe.duplicates).toBe(2);
   });

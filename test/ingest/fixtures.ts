@@ -34,11 +34,18 @@ interface EventSpec {
 }
 
 /** A ResponseComplete event (and its RequestReceived when `withReceived`). */
-export function auditEvent(spec: EventSpec, stage: 'RequestReceived' | 'ResponseComplete' | 'ResponseStarted' = 'ResponseComplete', id?: string): AuditEvent {
+export function auditEvent(
+  spec: EventSpec,
+  stage: 'RequestReceived' | 'ResponseComplete' | 'ResponseStarted' = 'ResponseComplete',
+  id?: string,
+): AuditEvent {
   const n = ++counter;
   const at = T0 + n * 1000;
   const ns = spec.namespace ?? 'kafka';
-  const path = spec.resource === 'kafkaclusters' ? `/apis/kafka.banzaicloud.io/v1beta1/namespaces/${ns}/kafkaclusters` : `/api/v1/namespaces/${ns}/${spec.resource}`;
+  const path =
+    spec.resource === 'kafkaclusters'
+      ? `/apis/kafka.banzaicloud.io/v1beta1/namespaces/${ns}/kafkaclusters`
+      : `/api/v1/namespaces/${ns}/${spec.resource}`;
   const ev: AuditEvent = {
     kind: 'Event',
     apiVersion: 'audit.k8s.io/v1',
@@ -47,7 +54,10 @@ export function auditEvent(spec: EventSpec, stage: 'RequestReceived' | 'Response
     stage,
     requestURI: `${path}${spec.name ? `/${spec.name}` : ''}${spec.subresource ? `/${spec.subresource}` : ''}`,
     verb: spec.verb,
-    user: { username: spec.username ?? 'system:serviceaccount:kafka:kafka-operator', groups: ['system:authenticated'] },
+    user: {
+      username: spec.username ?? 'system:serviceaccount:kafka:kafka-operator',
+      groups: ['system:authenticated'],
+    },
     sourceIPs: ['10.0.0.7'],
     userAgent: 'manager/v0.0.0 (linux/amd64) kubernetes/$Format',
     objectRef: {
@@ -79,9 +89,20 @@ export function brokerPod(name: string): Record<string, unknown> {
       name,
       namespace: 'kafka',
       labels: { app: 'kafka', kafka_cr: 'pipeline-kafka', brokerId: '202' },
-      annotations: { 'banzaicloud.com/last-applied': 'UEsDBBQACAAIAAAAAAAAAAAAAAAAAAAAAAAIAAAAb3JpZ2luYWw=', note: 'ünïcødé ✓ "quoted" }{ not a boundary \\ back\\slash\nnewline /path/' },
+      annotations: {
+        'banzaicloud.com/last-applied': 'UEsDBBQACAAIAAAAAAAAAAAAAAAAAAAAAAAIAAAAb3JpZ2luYWw=',
+        note: 'ünïcødé ✓ "quoted" }{ not a boundary \\ back\\slash\nnewline /path/',
+      },
     },
-    spec: { containers: [{ name: 'kafka', image: 'ghcr.io/adobe/kafka:3.9', resources: { requests: { cpu: '1', memory: '2Gi' } } }] },
+    spec: {
+      containers: [
+        {
+          name: 'kafka',
+          image: 'ghcr.io/adobe/kafka:3.9',
+          resources: { requests: { cpu: '1', memory: '2Gi' } },
+        },
+      ],
+    },
   };
 }
 
@@ -93,20 +114,112 @@ export interface Fixture {
 /** A mix of relevant and irrelevant events, every stage the readers must tell apart. */
 export function mixedEvents(): Fixture[] {
   const pod = brokerPod('pipeline-kafka-202-abcde');
-  const patchAnn = { 'mutation.webhook.admission.k8s.io/round_0_index_0': '{"configuration":"res","webhook":"res.example.com","mutated":true}' };
+  const patchAnn = {
+    'mutation.webhook.admission.k8s.io/round_0_index_0':
+      '{"configuration":"res","webhook":"res.example.com","mutated":true}',
+  };
   const out: Fixture[] = [
-    { event: auditEvent({ verb: 'create', resource: 'pods', requestObject: pod, responseObject: pod, annotations: patchAnn }), relevant: true },
-    { event: auditEvent({ verb: 'create', resource: 'pods', subresource: 'binding', name: 'pipeline-kafka-202-abcde', level: 'Metadata' }), relevant: true },
-    { event: auditEvent({ verb: 'patch', resource: 'pods', subresource: 'status', name: 'pipeline-kafka-202-abcde', level: 'Request', requestObject: { status: { phase: 'Running' } } }), relevant: true },
-    { event: auditEvent({ verb: 'create', resource: 'pods', subresource: 'eviction', name: 'pipeline-kafka-201-fghij' }), relevant: true },
-    { event: auditEvent({ verb: 'patch', resource: 'pods', subresource: 'resize', name: 'pipeline-kafka-200-klmno' }), relevant: true },
-    { event: auditEvent({ verb: 'delete', resource: 'pods', name: 'pipeline-kafka-202-abcde', username: 'alice@example.com' }), relevant: true },
-    { event: auditEvent({ verb: 'update', resource: 'configmaps', name: 'pipeline-kafka-config-202', level: 'Metadata' }), relevant: true },
-    { event: auditEvent({ verb: 'patch', resource: 'kafkaclusters', name: 'pipeline-kafka', level: 'Metadata' }), relevant: true },
-    { event: auditEvent({ verb: 'get', resource: 'pods', name: 'pipeline-kafka-202-abcde', level: 'Metadata' }), relevant: false },
+    {
+      event: auditEvent({
+        verb: 'create',
+        resource: 'pods',
+        requestObject: pod,
+        responseObject: pod,
+        annotations: patchAnn,
+      }),
+      relevant: true,
+    },
+    {
+      event: auditEvent({
+        verb: 'create',
+        resource: 'pods',
+        subresource: 'binding',
+        name: 'pipeline-kafka-202-abcde',
+        level: 'Metadata',
+      }),
+      relevant: true,
+    },
+    {
+      event: auditEvent({
+        verb: 'patch',
+        resource: 'pods',
+        subresource: 'status',
+        name: 'pipeline-kafka-202-abcde',
+        level: 'Request',
+        requestObject: { status: { phase: 'Running' } },
+      }),
+      relevant: true,
+    },
+    {
+      event: auditEvent({
+        verb: 'create',
+        resource: 'pods',
+        subresource: 'eviction',
+        name: 'pipeline-kafka-201-fghij',
+      }),
+      relevant: true,
+    },
+    {
+      event: auditEvent({
+        verb: 'patch',
+        resource: 'pods',
+        subresource: 'resize',
+        name: 'pipeline-kafka-200-klmno',
+      }),
+      relevant: true,
+    },
+    {
+      event: auditEvent({
+        verb: 'delete',
+        resource: 'pods',
+        name: 'pipeline-kafka-202-abcde',
+        username: 'alice@example.com',
+      }),
+      relevant: true,
+    },
+    {
+      event: auditEvent({
+        verb: 'update',
+        resource: 'configmaps',
+        name: 'pipeline-kafka-config-202',
+        level: 'Metadata',
+      }),
+      relevant: true,
+    },
+    {
+      event: auditEvent({
+        verb: 'patch',
+        resource: 'kafkaclusters',
+        name: 'pipeline-kafka',
+        level: 'Metadata',
+      }),
+      relevant: true,
+    },
+    {
+      event: auditEvent({
+        verb: 'get',
+        resource: 'pods',
+        name: 'pipeline-kafka-202-abcde',
+        level: 'Metadata',
+      }),
+      relevant: false,
+    },
     { event: auditEvent({ verb: 'watch', resource: 'kafkaclusters', level: 'Metadata' }), relevant: false },
-    { event: auditEvent({ verb: 'update', resource: 'leases', name: 'ip-10-0-1-1', namespace: 'kube-node-lease', level: 'Request', requestObject: { spec: { holderIdentity: 'x' } } }), relevant: false },
-    { event: auditEvent({ verb: 'update', resource: 'secrets', name: 'tls', level: 'Metadata' }), relevant: false },
+    {
+      event: auditEvent({
+        verb: 'update',
+        resource: 'leases',
+        name: 'ip-10-0-1-1',
+        namespace: 'kube-node-lease',
+        level: 'Request',
+        requestObject: { spec: { holderIdentity: 'x' } },
+      }),
+      relevant: false,
+    },
+    {
+      event: auditEvent({ verb: 'update', resource: 'secrets', name: 'tls', level: 'Metadata' }),
+      relevant: false,
+    },
   ];
   // A request seen at both stages: only ResponseComplete survives de-duplication.
   const rc = auditEvent({ verb: 'create', resource: 'pods', requestObject: pod, responseObject: pod });
@@ -131,9 +244,29 @@ export function operatorLines(): OperatorLine[] {
   const big = JSON.stringify(brokerPod('pipeline-kafka-202-abcde')).repeat(8);
   return [
     { ts: '2026-11-02T10:00:01.001Z', level: 'info', msg: 'Reconciling KafkaCluster', fields: { ...ctx } },
-    { ts: '2026-11-02T10:00:02.002Z', level: 'debug', msg: 'kafka pod resource diffs', fields: { ...ctx, patch: '{"spec":{}}', current: big, modified: big, original: big } },
-    { ts: '2026-11-02T10:00:03.003Z', level: 'info', msg: 'broker pod deleted', fields: { ...ctx, pod: 'pipeline-kafka-202-abcde', brokerId: '202' } },
-    { ts: '2026-11-02T10:00:04.004Z', level: 'info', msg: 'CR status updated', fields: { logger: 'controllers.KafkaCluster', 'Request.Namespace': 'kafka', 'Request.Name': 'pipeline-kafka', status: 'ClusterRollingUpgrading' } },
+    {
+      ts: '2026-11-02T10:00:02.002Z',
+      level: 'debug',
+      msg: 'kafka pod resource diffs',
+      fields: { ...ctx, patch: '{"spec":{}}', current: big, modified: big, original: big },
+    },
+    {
+      ts: '2026-11-02T10:00:03.003Z',
+      level: 'info',
+      msg: 'broker pod deleted',
+      fields: { ...ctx, pod: 'pipeline-kafka-202-abcde', brokerId: '202' },
+    },
+    {
+      ts: '2026-11-02T10:00:04.004Z',
+      level: 'info',
+      msg: 'CR status updated',
+      fields: {
+        logger: 'controllers.KafkaCluster',
+        'Request.Namespace': 'kafka',
+        'Request.Name': 'pipeline-kafka',
+        status: 'ClusterRollingUpgrading',
+      },
+    },
   ];
 }
 
@@ -167,7 +300,10 @@ export async function readOne(obj: SourceObject, opts?: IngestOptions): Promise<
   return { records, stats };
 }
 
-export async function readAll(objs: SourceObject[] | AsyncIterable<SourceObject>, opts?: IngestOptions): Promise<ReadResult> {
+export async function readAll(
+  objs: SourceObject[] | AsyncIterable<SourceObject>,
+  opts?: IngestOptions,
+): Promise<ReadResult> {
   const stats = createIngestStats();
   const records: LogRecord[] = [];
   for await (const r of ingest(Array.isArray(objs) ? objectsOf(objs) : objs, stats, opts)) records.push(r);

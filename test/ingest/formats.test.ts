@@ -1,7 +1,14 @@
 // Every container format, written by lib/sim/encode.ts at test time and read back through
 // the same path as real files: plain and gzip, in one big chunk and in small chunks that
 // cut records, gzip members and UTF-8 characters anywhere.
-import { AUDIT_CONTAINERS, encodeAudit, encodeOperator, OPERATOR_CONTAINERS, type AuditContainer, type OperatorContainer } from '../../lib/sim/encode';
+import {
+  AUDIT_CONTAINERS,
+  encodeAudit,
+  encodeOperator,
+  OPERATOR_CONTAINERS,
+  type AuditContainer,
+  type OperatorContainer,
+} from '../../lib/sim/encode';
 import type { AuditEvent } from '../../lib/model/audit';
 import type { FormatName } from '../../lib/model/record';
 import { auditOf, memoryObject, mixedEvents, operatorLines, operatorOf, readOne } from './fixtures';
@@ -50,39 +57,51 @@ const cases = AUDIT_CONTAINERS.flatMap((container) =>
 );
 
 describe('audit containers read back what encode wrote', () => {
-  it.each(cases)('$container gzip=$gzip chunk=$chunk: every event, relevant only by default', async ({ container, gzip, chunk }) => {
-    const fixtures = mixedEvents();
-    const events = fixtures.map((f) => f.event);
-    const bytes = encodeAudit(container, events, { gzip, perList: 5, cloudWatch: { perPayload: 4, controlMessage: true } });
-    const gke = container === 'gke-logentry';
-    const expectedAll = gke ? events.filter((e) => e.stage !== 'RequestReceived') : events;
-    const expectedRelevant = fixtures.filter((f) => f.relevant && (!gke || f.event.stage !== 'RequestReceived')).map((f) => f.event);
+  it.each(cases)(
+    '$container gzip=$gzip chunk=$chunk: every event, relevant only by default',
+    async ({ container, gzip, chunk }) => {
+      const fixtures = mixedEvents();
+      const events = fixtures.map((f) => f.event);
+      const bytes = encodeAudit(container, events, {
+        gzip,
+        perList: 5,
+        cloudWatch: { perPayload: 4, controlMessage: true },
+      });
+      const gke = container === 'gke-logentry';
+      const expectedAll = gke ? events.filter((e) => e.stage !== 'RequestReceived') : events;
+      const expectedRelevant = fixtures
+        .filter((f) => f.relevant && (!gke || f.event.stage !== 'RequestReceived'))
+        .map((f) => f.event);
 
-    const all = await readOne(memoryObject(`mem/${container}`, bytes, chunk), { relevantOnly: false });
-    const relevant = await readOne(memoryObject(`mem/${container}`, bytes, chunk));
+      const all = await readOne(memoryObject(`mem/${container}`, bytes, chunk), { relevantOnly: false });
+      const relevant = await readOne(memoryObject(`mem/${container}`, bytes, chunk));
 
-    for (const run of [all, relevant]) {
-      expect(run.stats.skipped).toEqual({});
-      expect(run.stats.files).toEqual({ read: 1, empty: 0, foreign: 0, errors: 0 });
-      expect(run.stats.audit.read).toBe(expectedAll.length);
-      expect(run.stats.records).toEqual({ [FORMAT_OF[container]]: expectedAll.length });
-      expect(run.records.every((r) => r.format === FORMAT_OF[container])).toBe(true);
-    }
-    expect(relevant.stats.audit.kept).toBe(expectedRelevant.length);
-    expect(relevant.stats.audit.irrelevant).toBe(expectedAll.length - expectedRelevant.length);
-    expect(relevant.stats.controlMessages).toBe(container === 'eks-firehose-cwl' ? 1 : 0);
-    if (gke) {
-      expect(auditOf(all.records).map(gkeViewOfRead)).toEqual(expectedAll.map(gkeView));
-      expect(auditOf(relevant.records).map(gkeViewOfRead)).toEqual(expectedRelevant.map(gkeView));
-    } else {
-      expect(auditOf(all.records)).toEqual(expectedAll);
-      expect(auditOf(relevant.records)).toEqual(expectedRelevant);
-    }
-  });
+      for (const run of [all, relevant]) {
+        expect(run.stats.skipped).toEqual({});
+        expect(run.stats.files).toEqual({ read: 1, empty: 0, foreign: 0, errors: 0 });
+        expect(run.stats.audit.read).toBe(expectedAll.length);
+        expect(run.stats.records).toEqual({ [FORMAT_OF[container]]: expectedAll.length });
+        expect(run.records.every((r) => r.format === FORMAT_OF[container])).toBe(true);
+      }
+      expect(relevant.stats.audit.kept).toBe(expectedRelevant.length);
+      expect(relevant.stats.audit.irrelevant).toBe(expectedAll.length - expectedRelevant.length);
+      expect(relevant.stats.controlMessages).toBe(container === 'eks-firehose-cwl' ? 1 : 0);
+      if (gke) {
+        expect(auditOf(all.records).map(gkeViewOfRead)).toEqual(expectedAll.map(gkeView));
+        expect(auditOf(relevant.records).map(gkeViewOfRead)).toEqual(expectedRelevant.map(gkeView));
+      } else {
+        expect(auditOf(all.records)).toEqual(expectedAll);
+        expect(auditOf(relevant.records)).toEqual(expectedRelevant);
+      }
+    },
+  );
 
   it('records where each event was read: its 1-based line', async () => {
     const events = mixedEvents().map((f) => f.event);
-    const { records } = await readOne(memoryObject('mem/x.log', encodeAudit('eks-cloudwatch-export', events)), { relevantOnly: false });
+    const { records } = await readOne(
+      memoryObject('mem/x.log', encodeAudit('eks-cloudwatch-export', events)),
+      { relevantOnly: false },
+    );
     expect(records.map((r) => r.at)).toEqual(events.map((_, i) => ({ source: 'mem/x.log', line: i + 1 })));
   });
 

@@ -1,5 +1,10 @@
 // What the analysis needs, and the byte pre-filter that must never drop any of it.
-import { irrelevantEventsInBytes, isIrrelevantEventString, isRelevantAuditEvent, ONE_GKE_ENTRY } from '../../lib/ingest/filter';
+import {
+  irrelevantEventsInBytes,
+  isIrrelevantEventString,
+  isRelevantAuditEvent,
+  ONE_GKE_ENTRY,
+} from '../../lib/ingest/filter';
 import { AUDIT_CONTAINERS, encodeAudit } from '../../lib/sim/encode';
 import { auditEvent, mixedEvents } from './fixtures';
 
@@ -41,23 +46,34 @@ describe('isRelevantAuditEvent', () => {
 
 describe('byte pre-filter', () => {
   // Every relevant event, in every container, must survive the pre-filter of its line.
-  const relevant = mixedEvents().filter((f) => f.relevant).map((f) => f.event);
-  const irrelevant = mixedEvents().filter((f) => !f.relevant).map((f) => f.event);
-  it.each(AUDIT_CONTAINERS.filter((c) => c !== 'eks-firehose-cwl' && c !== 'audit-eventlist-pretty'))('%s: relevant lines are never dropped', (container) => {
-    for (const ev of relevant) {
-      const line = encodeAudit(container, [ev]);
-      expect(irrelevantEventsInBytes(line, 0, line.length, true)).toBe(0);
-    }
-  });
-
-  it.each(['audit-jsonl', 'eks-cloudwatch-export', 'fluent-bit', 'fluent-bit-log', 'aks-diagnostic', 'aks-diagnostic-object'] as const)(
-    '%s: irrelevant events without a relevant word are dropped unparsed',
+  const relevant = mixedEvents()
+    .filter((f) => f.relevant)
+    .map((f) => f.event);
+  const irrelevant = mixedEvents()
+    .filter((f) => !f.relevant)
+    .map((f) => f.event);
+  it.each(AUDIT_CONTAINERS.filter((c) => c !== 'eks-firehose-cwl' && c !== 'audit-eventlist-pretty'))(
+    '%s: relevant lines are never dropped',
     (container) => {
-      const lease = irrelevant.find((e) => e.objectRef?.resource === 'leases');
-      const line = encodeAudit(container, [lease!]);
-      expect(irrelevantEventsInBytes(line, 0, line.length, false)).toBe(1);
+      for (const ev of relevant) {
+        const line = encodeAudit(container, [ev]);
+        expect(irrelevantEventsInBytes(line, 0, line.length, true)).toBe(0);
+      }
     },
   );
+
+  it.each([
+    'audit-jsonl',
+    'eks-cloudwatch-export',
+    'fluent-bit',
+    'fluent-bit-log',
+    'aks-diagnostic',
+    'aks-diagnostic-object',
+  ] as const)('%s: irrelevant events without a relevant word are dropped unparsed', (container) => {
+    const lease = irrelevant.find((e) => e.objectRef?.resource === 'leases');
+    const line = encodeAudit(container, [lease!]);
+    expect(irrelevantEventsInBytes(line, 0, line.length, false)).toBe(1);
+  });
 
   it('counts the events of a many-event record', () => {
     const leases = [0, 1, 2].map(() => auditEvent({ verb: 'update', resource: 'leases' }));
@@ -80,7 +96,9 @@ describe('byte pre-filter', () => {
   });
 
   it('looks only inside the given range', () => {
-    const b = Buffer.from('{"auditID":"1","objectRef":{"resource":"leases"}}{"objectRef":{"resource":"pods"}}');
+    const b = Buffer.from(
+      '{"auditID":"1","objectRef":{"resource":"leases"}}{"objectRef":{"resource":"pods"}}',
+    );
     const end = b.indexOf('}{') + 1;
     expect(irrelevantEventsInBytes(b, 0, end, false)).toBe(1);
     expect(irrelevantEventsInBytes(b, 0, b.length, false)).toBe(0);

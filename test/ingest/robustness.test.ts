@@ -20,56 +20,143 @@ const good = (name = 'p-0'): string => JSON.stringify(auditEvent({ verb: 'delete
 
 describe('damaged lines among good ones', () => {
   const table: { name: string; bad: string | Buffer; reason: string }[] = [
-    { name: 'half-written line', bad: '{"kind":"Event","auditID":"x","stage":"Resp', reason: 'incomplete-record' },
-    { name: 'line cut outside a string', bad: '{"kind":"Event","objectRef":{"resource":"pods"},', reason: 'incomplete-record' },
-    { name: 'invalid JSON that looks closed', bad: '{"kind":"Event","auditID":,"pods":1}', reason: 'corrupt-json' },
+    {
+      name: 'half-written line',
+      bad: '{"kind":"Event","auditID":"x","stage":"Resp',
+      reason: 'incomplete-record',
+    },
+    {
+      name: 'line cut outside a string',
+      bad: '{"kind":"Event","objectRef":{"resource":"pods"},',
+      reason: 'incomplete-record',
+    },
+    {
+      name: 'invalid JSON that looks closed',
+      bad: '{"kind":"Event","auditID":,"pods":1}',
+      reason: 'corrupt-json',
+    },
     { name: 'fragment of a line', bad: 'mpute.internal","pods":1}}', reason: 'not-a-log-line' },
-    { name: 'NUL run then a cut line', bad: Buffer.concat([Buffer.alloc(30), Buffer.from('{"kind":"Event","level":"Requ')]), reason: 'incomplete-record' },
-    { name: 'raw NUL inside a record', bad: Buffer.from('{"kind":"Event","pods":"a\0b"}'), reason: 'corrupt-json' },
-    { name: 'binary junk line', bad: Buffer.from([0x01, 0x02, 0xff, 0xfe, 0x00, 0x13, 0x7f]), reason: 'not-a-log-line' },
+    {
+      name: 'NUL run then a cut line',
+      bad: Buffer.concat([Buffer.alloc(30), Buffer.from('{"kind":"Event","level":"Requ')]),
+      reason: 'incomplete-record',
+    },
+    {
+      name: 'raw NUL inside a record',
+      bad: Buffer.from('{"kind":"Event","pods":"a\0b"}'),
+      reason: 'corrupt-json',
+    },
+    {
+      name: 'binary junk line',
+      bad: Buffer.from([0x01, 0x02, 0xff, 0xfe, 0x00, 0x13, 0x7f]),
+      reason: 'not-a-log-line',
+    },
     { name: 'JSON that is not a log record', bad: '{"hello":"pods"}', reason: 'foreign-record' },
     { name: 'a JSON array of non-records', bad: '["pods"]', reason: 'foreign-record' },
-    { name: 'event without auditID', bad: JSON.stringify({ ...auditEvent({ verb: 'create', resource: 'pods' }), auditID: undefined }), reason: 'missing-auditID' },
-    { name: 'event without stage', bad: JSON.stringify({ ...auditEvent({ verb: 'create', resource: 'pods' }), stage: undefined }), reason: 'missing-stage' },
-    { name: 'event without verb', bad: JSON.stringify({ ...auditEvent({ verb: 'create', resource: 'pods' }), verb: 7 }), reason: 'missing-verb' },
+    {
+      name: 'event without auditID',
+      bad: JSON.stringify({ ...auditEvent({ verb: 'create', resource: 'pods' }), auditID: undefined }),
+      reason: 'missing-auditID',
+    },
+    {
+      name: 'event without stage',
+      bad: JSON.stringify({ ...auditEvent({ verb: 'create', resource: 'pods' }), stage: undefined }),
+      reason: 'missing-stage',
+    },
+    {
+      name: 'event without verb',
+      bad: JSON.stringify({ ...auditEvent({ verb: 'create', resource: 'pods' }), verb: 7 }),
+      reason: 'missing-verb',
+    },
     {
       name: 'event without timestamps',
-      bad: JSON.stringify({ ...auditEvent({ verb: 'create', resource: 'pods' }), requestReceivedTimestamp: undefined, stageTimestamp: undefined }),
+      bad: JSON.stringify({
+        ...auditEvent({ verb: 'create', resource: 'pods' }),
+        requestReceivedTimestamp: undefined,
+        stageTimestamp: undefined,
+      }),
       reason: 'missing-timestamp',
     },
-    { name: 'zap line with an unusable ts', bad: '{"level":"info","ts":"yesterday","msg":"broker pod deleted"}', reason: 'bad-ts' },
+    {
+      name: 'zap line with an unusable ts',
+      bad: '{"level":"info","ts":"yesterday","msg":"broker pod deleted"}',
+      reason: 'bad-ts',
+    },
   ];
 
   it.each(table)('$name: counted as $reason at its line, neighbours kept', async ({ bad, reason }) => {
-    const bytes = Buffer.concat([Buffer.from(`${good('a')}\n${good('b')}\n`), Buffer.isBuffer(bad) ? bad : Buffer.from(bad), Buffer.from(`\n${good('c')}\n`)]);
+    const bytes = Buffer.concat([
+      Buffer.from(`${good('a')}\n${good('b')}\n`),
+      Buffer.isBuffer(bad) ? bad : Buffer.from(bad),
+      Buffer.from(`\n${good('c')}\n`),
+    ]);
     for (const chunk of [1 << 20, 5]) {
       const { records, stats } = await readOne(memoryObject('mem/damaged.log', bytes, chunk));
       expect(auditOf(records).map((e) => e.objectRef?.name)).toEqual(['a', 'b', 'c']);
       expect(stats.skipped).toEqual({ [reason]: 1 });
-      expect(stats.details).toEqual([expect.objectContaining({ source: 'mem/damaged.log', line: 3, reason })]);
+      expect(stats.details).toEqual([
+        expect.objectContaining({ source: 'mem/damaged.log', line: 3, reason }),
+      ]);
       expect(stats.files).toEqual({ read: 1, empty: 0, foreign: 0, errors: 0 });
     }
   });
 });
 
 describe('whole files that are not logs', () => {
-  const table: { name: string; bytes: Buffer; want: { empty: number; foreign: number }; note?: string | RegExp }[] = [
+  const table: {
+    name: string;
+    bytes: Buffer;
+    want: { empty: number; foreign: number };
+    note?: string | RegExp;
+  }[] = [
     { name: 'empty file', bytes: Buffer.alloc(0), want: { empty: 1, foreign: 0 } },
     { name: 'whitespace only', bytes: Buffer.from('\n\n  \r\n'), want: { empty: 1, foreign: 0 } },
     { name: 'empty gzip', bytes: gzipMembers(''), want: { empty: 1, foreign: 0 } },
-    { name: 'only NUL bytes', bytes: Buffer.alloc(5000), want: { empty: 0, foreign: 1 }, note: 'only NUL bytes' },
-    { name: 'binary file', bytes: Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 7919) % 256)), want: { empty: 0, foreign: 1 }, note: 'binary data' },
-    { name: 'text file', bytes: Buffer.from('# Notes\n\nNothing to see.\n'), want: { empty: 0, foreign: 1 }, note: 'not-a-log-line: "# Notes"' },
-    { name: 'S3 write test', bytes: Buffer.from('Permission Check Successful'), want: { empty: 0, foreign: 1 }, note: /Permission Check Successful/ },
-    { name: 'other JSON document', bytes: Buffer.from('{\n  "name": "x",\n  "version": "1.0.0"\n}\n'), want: { empty: 0, foreign: 1 }, note: /foreign-record/ },
-    { name: "Falco's fuzz stub", bytes: Buffer.from('{"kind": 0}'), want: { empty: 0, foreign: 1 }, note: /foreign-record/ },
+    {
+      name: 'only NUL bytes',
+      bytes: Buffer.alloc(5000),
+      want: { empty: 0, foreign: 1 },
+      note: 'only NUL bytes',
+    },
+    {
+      name: 'binary file',
+      bytes: Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 7919) % 256)),
+      want: { empty: 0, foreign: 1 },
+      note: 'binary data',
+    },
+    {
+      name: 'text file',
+      bytes: Buffer.from('# Notes\n\nNothing to see.\n'),
+      want: { empty: 0, foreign: 1 },
+      note: 'not-a-log-line: "# Notes"',
+    },
+    {
+      name: 'S3 write test',
+      bytes: Buffer.from('Permission Check Successful'),
+      want: { empty: 0, foreign: 1 },
+      note: /Permission Check Successful/,
+    },
+    {
+      name: 'other JSON document',
+      bytes: Buffer.from('{\n  "name": "x",\n  "version": "1.0.0"\n}\n'),
+      want: { empty: 0, foreign: 1 },
+      note: /foreign-record/,
+    },
+    {
+      name: "Falco's fuzz stub",
+      bytes: Buffer.from('{"kind": 0}'),
+      want: { empty: 0, foreign: 1 },
+      note: /foreign-record/,
+    },
   ];
   it.each(table)('$name', async ({ bytes, want, note }) => {
     const { records, stats } = await readOne(memoryObject('mem/file', bytes));
     expect(records).toEqual([]);
     expect(stats.files).toEqual({ read: 1, errors: 0, ...want });
     if (note !== undefined) {
-      expect(stats.details).toEqual([{ source: 'mem/file', line: 0, reason: 'foreign-file', note: expect.stringMatching(note) }]);
+      expect(stats.details).toEqual([
+        { source: 'mem/file', line: 0, reason: 'foreign-file', note: expect.stringMatching(note) },
+      ]);
     } else {
       expect(stats.details).toEqual([]);
     }
@@ -85,8 +172,13 @@ describe('whole files that are not logs', () => {
 
 describe('limits', () => {
   it('an over-long line is counted and skipped, the rest read', async () => {
-    const long = JSON.stringify(auditEvent({ verb: 'create', resource: 'pods', requestObject: { pad: 'x'.repeat(5000) } }));
-    const { records, stats } = await readOne(memoryObject('mem/long', `${good('a')}\n${long}\n${good('b')}\n`, 700), { maxLineBytes: 2000 });
+    const long = JSON.stringify(
+      auditEvent({ verb: 'create', resource: 'pods', requestObject: { pad: 'x'.repeat(5000) } }),
+    );
+    const { records, stats } = await readOne(
+      memoryObject('mem/long', `${good('a')}\n${long}\n${good('b')}\n`, 700),
+      { maxLineBytes: 2000 },
+    );
     expect(auditOf(records).map((e) => e.objectRef?.name)).toEqual(['a', 'b']);
     expect(stats.skipped).toEqual({ 'line-too-long': 1 });
     expect(stats.details).toEqual([{ source: 'mem/long', line: 2, reason: 'line-too-long' }]);
@@ -133,16 +225,31 @@ describe('limits', () => {
 });
 
 describe('CRI partial lines', () => {
-  const zap = '{"level":"info","ts":"2026-11-02T10:00:00.000Z","msg":"broker pod deleted","pod":"p-1","brokerId":"1"}';
+  const zap =
+    '{"level":"info","ts":"2026-11-02T10:00:00.000Z","msg":"broker pod deleted","pod":"p-1","brokerId":"1"}';
   const ts = '2026-11-02T10:00:00.123456789Z';
 
   it('joins P parts per stream until F, even when the other stream interleaves', async () => {
-    const text = [`${ts} stderr P ${zap.slice(0, 30)}`, `${ts} stdout F plain text from another writer`, `${ts} stderr P ${zap.slice(30, 60)}`, `${ts} stderr F ${zap.slice(60)}`].join('\n');
+    const text = [
+      `${ts} stderr P ${zap.slice(0, 30)}`,
+      `${ts} stdout F plain text from another writer`,
+      `${ts} stderr P ${zap.slice(30, 60)}`,
+      `${ts} stderr F ${zap.slice(60)}`,
+    ].join('\n');
     const { records, stats } = await readOne(memoryObject('mem/cri', `${text}\n`, 9));
-    expect(operatorOf(records)).toEqual([{ ts: '2026-11-02T10:00:00.000Z', level: 'info', msg: 'broker pod deleted', fields: { pod: 'p-1', brokerId: '1' } }]);
+    expect(operatorOf(records)).toEqual([
+      {
+        ts: '2026-11-02T10:00:00.000Z',
+        level: 'info',
+        msg: 'broker pod deleted',
+        fields: { pod: 'p-1', brokerId: '1' },
+      },
+    ]);
     expect(records[0].at).toEqual({ source: 'mem/cri', line: 1 });
     expect(stats.skipped).toEqual({ 'not-a-log-line': 1 });
-    expect(stats.details).toEqual([{ source: 'mem/cri', line: 2, reason: 'not-a-log-line', note: '"plain text from another writer"' }]);
+    expect(stats.details).toEqual([
+      { source: 'mem/cri', line: 2, reason: 'not-a-log-line', note: '"plain text from another writer"' },
+    ]);
   });
 
   it('a P part never finished: what was received is tried, then counted', async () => {
@@ -155,7 +262,10 @@ describe('CRI partial lines', () => {
 
   it('joined parts beyond the cap are skipped once', async () => {
     const parts = Array.from({ length: 10 }, () => `${ts} stderr P ${'x'.repeat(100)}`);
-    const { stats } = await readOne(memoryObject('mem/cri', `${parts.join('\n')}\n${ts} stderr F }\n${ts} stderr F ${zap}\n`), { maxLineBytes: 500 });
+    const { stats } = await readOne(
+      memoryObject('mem/cri', `${parts.join('\n')}\n${ts} stderr F }\n${ts} stderr F ${zap}\n`),
+      { maxLineBytes: 500 },
+    );
     expect(stats.skipped).toEqual({ 'line-too-long': 1 });
     expect(stats.operator.kept).toBe(1);
   });
@@ -167,7 +277,9 @@ describe('sources that fail', () => {
     const { records, stats } = await readAll([obj, memoryObject('mem/ok', `${good()}\n`)]);
     expect(records).toHaveLength(1);
     expect(stats.files).toEqual({ read: 2, empty: 0, foreign: 0, errors: 1 });
-    expect(stats.details).toEqual([{ source: 'mem/denied', line: 0, reason: 'open-error', note: 'AccessDenied' }]);
+    expect(stats.details).toEqual([
+      { source: 'mem/denied', line: 0, reason: 'open-error', note: 'AccessDenied' },
+    ]);
   });
 
   it('a stream failing part way keeps the records read before', async () => {
@@ -198,11 +310,19 @@ describe('sources that fail', () => {
     }
     const { records, stats } = await readAll(listing());
     expect(records).toHaveLength(1);
-    expect(stats.details).toEqual([{ source: 'listing', line: 0, reason: 'list-error', note: 'NoSuchBucket' }]);
+    expect(stats.details).toEqual([
+      { source: 'listing', line: 0, reason: 'list-error', note: 'NoSuchBucket' },
+    ]);
   });
 
   it('a caller that stops early leaves nothing running', async () => {
-    const bytes = gzipMembers(encodeAudit('audit-jsonl', mixedEvents().map((f) => f.event)), 4);
+    const bytes = gzipMembers(
+      encodeAudit(
+        'audit-jsonl',
+        mixedEvents().map((f) => f.event),
+      ),
+      4,
+    );
     let n = 0;
     const stats = createIngestStats();
     for await (const _ of readObject(memoryObject('mem/x', bytes, 50), stats, { relevantOnly: false })) {

@@ -24,12 +24,25 @@ describe('zap ts → RFC 3339 UTC with milliseconds', () => {
   });
 
   it('keeps every other key as logged, older key names included', () => {
-    const v = { level: 'info', ts: 1793611869.5, msg: 'CR status updated', logger: 'controllers.KafkaCluster', 'Request.Namespace': 'kafka', 'Request.Name': 'c', status: 'ClusterRunning' };
+    const v = {
+      level: 'info',
+      ts: 1793611869.5,
+      msg: 'CR status updated',
+      logger: 'controllers.KafkaCluster',
+      'Request.Namespace': 'kafka',
+      'Request.Name': 'c',
+      status: 'ClusterRunning',
+    };
     expect(toOperatorLine(v)).toEqual({
       ts: '2026-11-02T09:31:09.500Z',
       level: 'info',
       msg: 'CR status updated',
-      fields: { logger: 'controllers.KafkaCluster', 'Request.Namespace': 'kafka', 'Request.Name': 'c', status: 'ClusterRunning' },
+      fields: {
+        logger: 'controllers.KafkaCluster',
+        'Request.Namespace': 'kafka',
+        'Request.Name': 'c',
+        status: 'ClusterRunning',
+      },
     });
   });
 });
@@ -41,24 +54,70 @@ describe('GKE LogEntry → audit Event', () => {
     ['io.k8s.core.v1.pods.eviction.create', { verb: 'create', resource: 'pods', subresource: 'eviction' }],
     ['io.k8s.core.v1.pods.status.patch', { verb: 'patch', resource: 'pods', subresource: 'status' }],
     ['io.k8s.coordination.v1.leases.update', { verb: 'update', resource: 'leases', subresource: undefined }],
-    ['io.k8s.kafka.banzaicloud.io.v1beta1.kafkaclusters.patch', { verb: 'patch', resource: 'kafkaclusters', subresource: undefined }],
+    [
+      'io.k8s.kafka.banzaicloud.io.v1beta1.kafkaclusters.patch',
+      { verb: 'patch', resource: 'kafkaclusters', subresource: undefined },
+    ],
   ])('methodName %s', (m, want) => {
     expect(parseMethodName(m)).toEqual(want);
   });
 
   it.each([
-    ['core/v1/namespaces/ns/pods/p-1', { apiGroup: '', apiVersion: 'v1', namespace: 'ns', resource: 'pods', name: 'p-1', subresource: undefined }],
-    ['core/v1/namespaces/ns/pods/p-1/status', { apiGroup: '', apiVersion: 'v1', namespace: 'ns', resource: 'pods', name: 'p-1', subresource: 'status' }],
-    ['core/v1/namespaces/ns/pods', { apiGroup: '', apiVersion: 'v1', namespace: 'ns', resource: 'pods', name: undefined, subresource: undefined }],
-    ['core/v1/nodes/n-1', { apiGroup: '', apiVersion: 'v1', resource: 'nodes', name: 'n-1', subresource: undefined }],
-    ['core/v1/namespaces/foo', { apiGroup: '', apiVersion: 'v1', resource: 'namespaces', name: 'foo', subresource: undefined }],
+    [
+      'core/v1/namespaces/ns/pods/p-1',
+      {
+        apiGroup: '',
+        apiVersion: 'v1',
+        namespace: 'ns',
+        resource: 'pods',
+        name: 'p-1',
+        subresource: undefined,
+      },
+    ],
+    [
+      'core/v1/namespaces/ns/pods/p-1/status',
+      {
+        apiGroup: '',
+        apiVersion: 'v1',
+        namespace: 'ns',
+        resource: 'pods',
+        name: 'p-1',
+        subresource: 'status',
+      },
+    ],
+    [
+      'core/v1/namespaces/ns/pods',
+      {
+        apiGroup: '',
+        apiVersion: 'v1',
+        namespace: 'ns',
+        resource: 'pods',
+        name: undefined,
+        subresource: undefined,
+      },
+    ],
+    [
+      'core/v1/nodes/n-1',
+      { apiGroup: '', apiVersion: 'v1', resource: 'nodes', name: 'n-1', subresource: undefined },
+    ],
+    [
+      'core/v1/namespaces/foo',
+      { apiGroup: '', apiVersion: 'v1', resource: 'namespaces', name: 'foo', subresource: undefined },
+    ],
   ])('resourceName %s', (r, want) => {
     expect(parseResourceName(r)).toEqual(want);
   });
 
   it('a long-running request: first entry is ResponseStarted, last is ResponseComplete', () => {
-    const base = { protoPayload: { serviceName: 'k8s.io', methodName: 'io.k8s.core.v1.pods.exec.create' }, timestamp: '2026-01-01T00:00:00Z' };
-    expect(gkeEntryToAuditObject({ ...base, operation: { id: 'a', first: true } }).stage).toBe('ResponseStarted');
-    expect(gkeEntryToAuditObject({ ...base, operation: { id: 'a', last: true } }).stage).toBe('ResponseComplete');
+    const base = {
+      protoPayload: { serviceName: 'k8s.io', methodName: 'io.k8s.core.v1.pods.exec.create' },
+      timestamp: '2026-01-01T00:00:00Z',
+    };
+    expect(gkeEntryToAuditObject({ ...base, operation: { id: 'a', first: true } }).stage).toBe(
+      'ResponseStarted',
+    );
+    expect(gkeEntryToAuditObject({ ...base, operation: { id: 'a', last: true } }).stage).toBe(
+      'ResponseComplete',
+    );
   });
 });

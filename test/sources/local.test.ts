@@ -41,7 +41,13 @@ describe('listLocal', () => {
     write('B.log', 'B');
     write('b/10.log', '');
     const got = await list(root);
-    expect(got.map((o) => path.relative(root, o.name))).toEqual(['B.log', 'a.log', 'b/1/z.log', 'b/10.log', 'b/2.log']);
+    expect(got.map((o) => path.relative(root, o.name))).toEqual([
+      'B.log',
+      'a.log',
+      'b/1/z.log',
+      'b/10.log',
+      'b/2.log',
+    ]);
     expect(got.map((o) => o.size)).toEqual([1, 1, 3, 0, 2]);
     expect(await text(got[2])).toBe('zzz');
   });
@@ -64,7 +70,12 @@ describe('listLocal', () => {
     fs.symlinkSync(path.join(root, 'gone'), path.join(root, 'd/broken'));
     execFileSync('mkfifo', [path.join(root, 'd/fifo')]);
     const got = await list(root);
-    expect(got.map((o) => path.relative(root, o.name))).toEqual(['d/broken', 'd/fifo', 'd/link.log', 'd/real.log']);
+    expect(got.map((o) => path.relative(root, o.name))).toEqual([
+      'd/broken',
+      'd/fifo',
+      'd/link.log',
+      'd/real.log',
+    ]);
     await expect(got[0].open()).rejects.toThrow(/ENOENT/);
     await expect(got[1].open()).rejects.toThrow(/not a regular file/);
     expect(await text(got[2])).toBe('r');
@@ -77,6 +88,13 @@ describe('listLocal', () => {
     const { records, stats } = await readAll(listLocal(root), { relevantOnly: false });
     expect(auditOf(records)).toEqual(events.filter((e) => e.stage !== 'RequestReceived'));
     expect(stats.files).toEqual({ read: 2, empty: 0, foreign: 0, errors: 1 });
-    expect(stats.details).toEqual([{ source: path.join(root, 'logs/broken'), line: 0, reason: 'open-error', note: expect.stringMatching(/ENOENT/) }]);
+    expect(stats.details).toEqual([
+      {
+        source: path.join(root, 'logs/broken'),
+        line: 0,
+        reason: 'open-error',
+        note: expect.stringMatching(/ENOENT/),
+      },
+    ]);
   });
 });

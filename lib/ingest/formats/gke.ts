@@ -127,7 +127,10 @@ export function gkeEntryToAuditObject(entry: JsonObject): JsonObject {
   if (Object.keys(objectRef).length > 0) ev.objectRef = objectRef;
   if (status) {
     const code = typeof status.code === 'number' ? status.code : 0;
-    ev.responseStatus = { code: HTTP_FROM_GRPC[code] ?? 500, ...(str(status.message) ? { message: status.message } : {}) };
+    ev.responseStatus = {
+      code: HTTP_FROM_GRPC[code] ?? 500,
+      ...(str(status.message) ? { message: status.message } : {}),
+    };
   }
   if ('request' in p) ev.requestObject = withoutType(p.request);
   if ('response' in p) ev.responseObject = withoutType(p.response);

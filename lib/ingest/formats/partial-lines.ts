@@ -54,7 +54,11 @@ export class PartialLines {
   drain(): Joined[] {
     const out: Joined[] = [];
     for (const p of this.pending.values()) {
-      out.push(p.tooLong ? { kind: 'too-long', line: p.line } : { kind: 'line', bytes: Buffer.concat(p.parts), line: p.line });
+      out.push(
+        p.tooLong
+          ? { kind: 'too-long', line: p.line }
+          : { kind: 'line', bytes: Buffer.concat(p.parts), line: p.line },
+      );
     }
     this.pending.clear();
     return out;

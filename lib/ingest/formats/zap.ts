@@ -9,7 +9,8 @@ export function isZapShaped(v: JsonObject): boolean {
   return typeof v.msg === 'string' && typeof v.level === 'string' && 'ts' in v;
 }
 
-const ISO = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d+))?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+const ISO =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d+))?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 const NUMERIC = /^\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 /** Milliseconds since the epoch from a number of seconds, ms or ns (zap's epoch encoders). */
