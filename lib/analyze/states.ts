@@ -17,12 +17,22 @@ export interface PodStates {
   notes: string[];
 }
 
+// Each pod body is read as the deleted pod's original and again as its predecessor's
+// modified; decoding (base64, inflate, parse) once per body halves that work.
+const lastAppliedCache = new WeakMap<object, Record<string, unknown> | null>();
+
 export function lastAppliedOf(pod: unknown): Record<string, unknown> | null {
   if (!isObject(pod) || !isObject(pod.metadata)) return null;
+  const cached = lastAppliedCache.get(pod);
+  if (cached !== undefined) return cached;
   const ann = pod.metadata.annotations;
-  if (!isObject(ann) || typeof ann[LAST_APPLIED_ANNOTATION] !== 'string') return null;
-  const decoded = decodeLastApplied(ann[LAST_APPLIED_ANNOTATION] as string);
-  return decoded.ok ? decoded.value : null;
+  let value: Record<string, unknown> | null = null;
+  if (isObject(ann) && typeof ann[LAST_APPLIED_ANNOTATION] === 'string') {
+    const decoded = decodeLastApplied(ann[LAST_APPLIED_ANNOTATION] as string);
+    value = decoded.ok ? decoded.value : null;
+  }
+  lastAppliedCache.set(pod, value);
+  return value;
 }
 
 /** The last verbose "kafka pod resource diffs" line about this pod before its deletion. */
