@@ -14,7 +14,15 @@ const clients = createAwsClients();
 
 export interface AnalyzeResponse {
   now: string;
-  clusters: { cluster: string; recreations: number; loops: number; activeLoops: number; published: number; report: string | null; conflict: boolean }[];
+  clusters: {
+    cluster: string;
+    recreations: number;
+    loops: number;
+    activeLoops: number;
+    published: number;
+    report: string | null;
+    conflict: boolean;
+  }[];
 }
 
 /** The run's "now" is the schedule's time, so a delayed or replayed invocation analyses the window it was meant for. */
@@ -51,15 +59,27 @@ export const handler = async (event: ScheduledEvent, context: Context): Promise<
 function record(runs: ClusterRun[]): void {
   // ActiveLoops without extra dimensions is what the "active loops > 0" alarm watches;
   // it is also sent per cluster for dashboards.
-  metrics.addMetric(METRIC.activeLoops, MetricUnit.Count, runs.reduce((n, r) => n + r.activeLoops, 0));
+  metrics.addMetric(
+    METRIC.activeLoops,
+    MetricUnit.Count,
+    runs.reduce((n, r) => n + r.activeLoops, 0),
+  );
   for (const r of runs) {
-    metrics.singleMetric().addDimension('cluster', r.cluster).addMetric(METRIC.activeLoops, MetricUnit.Count, r.activeLoops);
+    metrics
+      .singleMetric()
+      .addDimension('cluster', r.cluster)
+      .addMetric(METRIC.activeLoops, MetricUnit.Count, r.activeLoops);
     for (const [cls, n] of Object.entries(r.recreationsByClass)) {
-      metrics.singleMetric().addDimension('classification', cls).addMetric(METRIC.recreations, MetricUnit.Count, n ?? 0);
+      metrics
+        .singleMetric()
+        .addDimension('classification', cls)
+        .addMetric(METRIC.recreations, MetricUnit.Count, n ?? 0);
     }
     const byEvent = new Map<string, number>();
     for (const e of r.published) byEvent.set(e.event, (byEvent.get(e.event) ?? 0) + 1);
-    for (const [ev, n] of byEvent) metrics.singleMetric().addDimension('event', ev).addMetric(METRIC.alertsPublished, MetricUnit.Count, n);
-    for (const e of r.published) logger.info('alert published', { cluster: r.cluster, event: e.event, alertId: e.id });
+    for (const [ev, n] of byEvent)
+      metrics.singleMetric().addDimension('event', ev).addMetric(METRIC.alertsPublished, MetricUnit.Count, n);
+    for (const e of r.published)
+      logger.info('alert published', { cluster: r.cluster, event: e.event, alertId: e.id });
   }
 }

@@ -22,7 +22,8 @@ async function processRecord(record: SQSRecord, config: IngestConfig): Promise<v
     logger.info('s3:TestEvent ignored', { messageId: record.messageId });
     return;
   }
-  for (const ignored of parsed.ignored) logger.info('not an ObjectCreated event, ignored', { messageId: record.messageId, ignored });
+  for (const ignored of parsed.ignored)
+    logger.info('not an ObjectCreated event, ignored', { messageId: record.messageId, ignored });
   for (const ref of parsed.objects) {
     const started = Date.now();
     const r = await ingestS3Object(clients.s3(), config, ref);
@@ -48,7 +49,11 @@ async function processRecord(record: SQSRecord, config: IngestConfig): Promise<v
     metrics.addMetric(METRIC.recordsIngested, MetricUnit.Count, r.records);
     metrics.addMetric(METRIC.factsWritten, MetricUnit.Count, r.facts);
     for (const [reason, n] of Object.entries(skipped)) {
-      if (n > 0) metrics.singleMetric().addDimension('reason', reason).addMetric(METRIC.recordsSkipped, MetricUnit.Count, n);
+      if (n > 0)
+        metrics
+          .singleMetric()
+          .addDimension('reason', reason)
+          .addMetric(METRIC.recordsSkipped, MetricUnit.Count, n);
     }
   }
 }
@@ -63,7 +68,10 @@ export const handler = async (event: SQSEvent, context: Context): Promise<SQSBat
         try {
           await processRecord(record, config);
         } catch (e) {
-          logger.error('message failed; it returns to the queue (then the DLQ)', { messageId: record.messageId, error: (e as Error).message });
+          logger.error('message failed; it returns to the queue (then the DLQ)', {
+            messageId: record.messageId,
+            error: (e as Error).message,
+          });
           throw e;
         }
       },

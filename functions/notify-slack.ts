@@ -16,11 +16,18 @@ const metrics = createMetrics();
 const clients = createAwsClients();
 const secrets = new Map<string, CachedSecret>();
 
-export const handler = async (event: SNSEvent, context: Context): Promise<{ posted: number; skipped: number }> => {
+export const handler = async (
+  event: SNSEvent,
+  context: Context,
+): Promise<{ posted: number; skipped: number }> => {
   logger.addContext(context);
   const config = notifyConfigFromEnv(process.env);
   let secret = secrets.get(config.webhookParameter);
-  if (!secret) secrets.set(config.webhookParameter, (secret = cachedSsmParameter(clients.ssm, config.webhookParameter, config.secretTtlMs)));
+  if (!secret)
+    secrets.set(
+      config.webhookParameter,
+      (secret = cachedSsmParameter(clients.ssm, config.webhookParameter, config.secretTtlMs)),
+    );
   let posted = 0;
   let skipped = 0;
   try {
@@ -30,19 +37,31 @@ export const handler = async (event: SNSEvent, context: Context): Promise<{ post
         alert = parseAlertMessage(record.Sns.Message);
       } catch (e) {
         // Not ours (someone published by hand): retrying cannot make it ours.
-        logger.warn('skipping SNS message that is not an alert', { messageId: record.Sns.MessageId, reason: (e as Error).message });
+        logger.warn('skipping SNS message that is not an alert', {
+          messageId: record.Sns.MessageId,
+          reason: (e as Error).message,
+        });
         skipped++;
         continue;
       }
       const payload = buildSlackPayload(alert);
       try {
-        const res = await postJsonWithRetry(await secret.get(), payload, { maxAttempts: config.maxAttempts, maxDelayMs: config.maxDelayMs });
-        logger.info('posted to Slack', { alertId: alert.id, event: alert.event, attempts: res.attempts, messageId: record.Sns.MessageId });
+        const res = await postJsonWithRetry(await secret.get(), payload, {
+          maxAttempts: config.maxAttempts,
+          maxDelayMs: config.maxDelayMs,
+        });
+        logger.info('posted to Slack', {
+          alertId: alert.id,
+          event: alert.event,
+          attempts: res.attempts,
+          messageId: record.Sns.MessageId,
+        });
         metrics.addMetric(METRIC.slackPosts, MetricUnit.Count, 1);
         posted++;
       } catch (e) {
         // A revoked or rotated webhook answers 403/404: read the parameter afresh next time.
-        if (e instanceof HttpPostError && (e.status === 403 || e.status === 404 || e.status === 410)) secret.invalidate();
+        if (e instanceof HttpPostError && (e.status === 403 || e.status === 404 || e.status === 410))
+          secret.invalidate();
         // Thrown so Lambda's async retry (and then the on-failure destination) takes over.
         logger.error('Slack post failed', { alertId: alert.id, error: (e as Error).message });
         throw e;

@@ -20,5 +20,9 @@ delete env.AWS_PROFILE;
 delete env.AWS_SESSION_TOKEN;
 
 const cli = path.join(root, 'node_modules', 'osls', 'bin', 'serverless.js');
-const res = spawnSync(process.execPath, [cli, 'package', ...process.argv.slice(2)], { cwd: root, env, stdio: 'inherit' });
+const res = spawnSync(process.execPath, [cli, 'package', ...process.argv.slice(2)], {
+  cwd: root,
+  env,
+  stdio: 'inherit',
+});
 process.exit(res.status ?? 1);

@@ -30,7 +30,14 @@ export interface Findings {
 }
 
 export function emptyAlertState(cluster: string): AlertState {
-  return { version: ALERT_STATE_VERSION, cluster, updatedAt: new Date(0).toISOString(), loops: [], recreations: [], pending: [] };
+  return {
+    version: ALERT_STATE_VERSION,
+    cluster,
+    updatedAt: new Date(0).toISOString(),
+    loops: [],
+    recreations: [],
+    pending: [],
+  };
 }
 
 export function brokerKey(x: { namespace: string; kafkaCluster: string; brokerId: string }): string {
@@ -54,7 +61,9 @@ function digest(parts: (string | number)[]): string {
 /** Whether a finding continues a remembered loop: same broker, and no gap longer than the loop gap between them. */
 function continues(st: LoopState, cur: Loop, maxGapMs: number): boolean {
   return (
-    st.broker === brokerKey(cur) && ms(cur.firstAt) <= ms(st.lastAt) + maxGapMs && ms(cur.lastAt) >= ms(st.firstAt)
+    st.broker === brokerKey(cur) &&
+    ms(cur.firstAt) <= ms(st.lastAt) + maxGapMs &&
+    ms(cur.lastAt) >= ms(st.firstAt)
   );
 }
 
@@ -72,7 +81,11 @@ function latestOf(loop: Loop, recreations: readonly Recreation[]): Recreation | 
   return best;
 }
 
-export function diffAlerts(prev: AlertState | null, current: Findings, ctx: DiffContext): { events: AlertEvent[]; next: AlertState } {
+export function diffAlerts(
+  prev: AlertState | null,
+  current: Findings,
+  ctx: DiffContext,
+): { events: AlertEvent[]; next: AlertState } {
   const { cluster, options } = ctx;
   const maxGapMs = options.loopMaxGapSeconds * 1000;
   const windowStartMs = ctx.windowStart.getTime();
@@ -95,7 +108,9 @@ export function diffAlerts(prev: AlertState | null, current: Findings, ctx: Diff
     });
   };
 
-  const loops = [...current.loops].sort((a, b) => ms(a.firstAt) - ms(b.firstAt) || brokerKey(a).localeCompare(brokerKey(b)));
+  const loops = [...current.loops].sort(
+    (a, b) => ms(a.firstAt) - ms(b.firstAt) || brokerKey(a).localeCompare(brokerKey(b)),
+  );
   for (const cur of loops) {
     // The latest remembered loop of this broker that this finding continues.
     const candidates = prevLoops.filter((st) => !matched.has(st) && continues(st, cur, maxGapMs));
@@ -123,7 +138,10 @@ export function diffAlerts(prev: AlertState | null, current: Findings, ctx: Diff
     // Count what happened after the remembered last deletion instead of trusting
     // cur.count, which shrinks once the window slides past the loop's start.
     const newSince = current.recreations.filter(
-      (r) => brokerKey(r) === st.broker && ms(r.deletedPod.deletedAt) > ms(st.lastAt) && ms(r.deletedPod.deletedAt) <= ms(cur.lastAt),
+      (r) =>
+        brokerKey(r) === st.broker &&
+        ms(r.deletedPod.deletedAt) > ms(st.lastAt) &&
+        ms(r.deletedPod.deletedAt) <= ms(cur.lastAt),
     ).length;
     const updated: LoopState = {
       ...st,
@@ -169,14 +187,22 @@ export function diffAlerts(prev: AlertState | null, current: Findings, ctx: Diff
   const classes = new Set(options.recreationClasses);
   const seen = new Map((prev?.recreations ?? []).map((r) => [r.key, r.deletedAt]));
   const recEvents: RecreationAlert[] = [];
-  const recs = [...current.recreations].sort((a, b) => ms(a.deletedPod.deletedAt) - ms(b.deletedPod.deletedAt));
+  const recs = [...current.recreations].sort(
+    (a, b) => ms(a.deletedPod.deletedAt) - ms(b.deletedPod.deletedAt),
+  );
   for (const r of recs) {
     if (!classes.has(r.classification)) continue;
     const key = recreationKey(r);
     if (seen.has(key)) continue;
     seen.set(key, r.deletedPod.deletedAt);
     if (!options.alertLoopMembers && inLoop(r, current.loops)) continue;
-    recEvents.push({ kind: 'recreation', event: 'recreation', id: digest([cluster, 'recreation', key]), cluster, recreation: r });
+    recEvents.push({
+      kind: 'recreation',
+      event: 'recreation',
+      id: digest([cluster, 'recreation', key]),
+      cluster,
+      recreation: r,
+    });
   }
   const nextRecs = [...seen.entries()]
     .filter(([, at]) => ms(at) >= windowStartMs)

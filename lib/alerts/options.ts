@@ -25,7 +25,8 @@ export function alertOptionsFromEnv(env: Record<string, string | undefined>): Al
   const factor = env.ALERT_ESCALATION_FACTOR;
   if (factor !== undefined && factor !== '') {
     const n = Number(factor);
-    if (!Number.isFinite(n) || n <= 1) throw new AlertOptionsError(`ALERT_ESCALATION_FACTOR must be a number > 1, got ${factor}`);
+    if (!Number.isFinite(n) || n <= 1)
+      throw new AlertOptionsError(`ALERT_ESCALATION_FACTOR must be a number > 1, got ${factor}`);
     o.escalationFactor = n;
   }
   const classes = env.ALERT_RECREATION_CLASSES;
@@ -33,10 +34,15 @@ export function alertOptionsFromEnv(env: Record<string, string | undefined>): Al
     if (classes.trim() === 'none') {
       o.recreationClasses = [];
     } else {
-      const list = classes.split(',').map((c) => c.trim()).filter((c) => c !== '');
+      const list = classes
+        .split(',')
+        .map((c) => c.trim())
+        .filter((c) => c !== '');
       for (const c of list) {
         if (!(CLASSIFICATIONS as readonly string[]).includes(c)) {
-          throw new AlertOptionsError(`ALERT_RECREATION_CLASSES: unknown class ${c} (known: ${CLASSIFICATIONS.join(', ')})`);
+          throw new AlertOptionsError(
+            `ALERT_RECREATION_CLASSES: unknown class ${c} (known: ${CLASSIFICATIONS.join(', ')})`,
+          );
         }
       }
       o.recreationClasses = list as Classification[];
@@ -44,13 +50,15 @@ export function alertOptionsFromEnv(env: Record<string, string | undefined>): Al
   }
   const members = env.ALERT_LOOP_MEMBERS;
   if (members !== undefined && members !== '') {
-    if (members !== 'true' && members !== 'false') throw new AlertOptionsError(`ALERT_LOOP_MEMBERS must be true or false, got ${members}`);
+    if (members !== 'true' && members !== 'false')
+      throw new AlertOptionsError(`ALERT_LOOP_MEMBERS must be true or false, got ${members}`);
     o.alertLoopMembers = members === 'true';
   }
   const gap = env.LOOP_MAX_GAP_SECONDS;
   if (gap !== undefined && gap !== '') {
     const n = Number(gap);
-    if (!Number.isFinite(n) || n <= 0) throw new AlertOptionsError(`LOOP_MAX_GAP_SECONDS must be a positive number, got ${gap}`);
+    if (!Number.isFinite(n) || n <= 0)
+      throw new AlertOptionsError(`LOOP_MAX_GAP_SECONDS must be a positive number, got ${gap}`);
     o.loopMaxGapSeconds = n;
   }
   return o;

@@ -25,11 +25,14 @@ export function decodeAlertState(text: string | null, cluster: string): AlertSta
     throw new AlertStateError('alert state is not JSON');
   }
   if (!isRecord(v) || v.version !== ALERT_STATE_VERSION) {
-    throw new AlertStateError(`alert state has version ${isRecord(v) ? String(v.version) : '?'}; expected ${ALERT_STATE_VERSION}`);
+    throw new AlertStateError(
+      `alert state has version ${isRecord(v) ? String(v.version) : '?'}; expected ${ALERT_STATE_VERSION}`,
+    );
   }
   if (!Array.isArray(v.loops) || !Array.isArray(v.recreations) || !Array.isArray(v.pending)) {
     throw new AlertStateError('alert state lacks loops, recreations or pending');
   }
-  if (v.cluster !== cluster) throw new AlertStateError(`alert state belongs to cluster ${String(v.cluster)}, not ${cluster}`);
+  if (v.cluster !== cluster)
+    throw new AlertStateError(`alert state belongs to cluster ${String(v.cluster)}, not ${cluster}`);
   return v as unknown as AlertState;
 }

@@ -4,7 +4,12 @@ import type { Classification, Loop, Recreation } from '../model/findings';
 export type LoopEventName = 'loop-started' | 'loop-escalated' | 'loop-ended';
 export type AlertEventName = LoopEventName | 'recreation';
 
-export const ALERT_EVENT_NAMES: readonly AlertEventName[] = ['loop-started', 'loop-escalated', 'loop-ended', 'recreation'];
+export const ALERT_EVENT_NAMES: readonly AlertEventName[] = [
+  'loop-started',
+  'loop-escalated',
+  'loop-ended',
+  'recreation',
+];
 
 export interface LoopAlert {
   kind: 'loop';

@@ -25,13 +25,20 @@ export async function loadAlertState(s3: S3Client, bucket: string, key: string):
     const res = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     return { text: (await res.Body?.transformToString('utf8')) ?? '', etag: res.ETag ?? null };
   } catch (e) {
-    if (e instanceof S3ServiceException && (e.name === 'NoSuchKey' || status(e) === 404)) return { text: null, etag: null };
+    if (e instanceof S3ServiceException && (e.name === 'NoSuchKey' || status(e) === 404))
+      return { text: null, etag: null };
     throw e;
   }
 }
 
 /** Writes the state if it is still the version read (`expectedEtag`, or none); returns the new ETag. */
-export async function saveAlertState(s3: S3Client, bucket: string, key: string, text: string, expectedEtag: string | null): Promise<string | null> {
+export async function saveAlertState(
+  s3: S3Client,
+  bucket: string,
+  key: string,
+  text: string,
+  expectedEtag: string | null,
+): Promise<string | null> {
   try {
     const res = await s3.send(
       new PutObjectCommand({

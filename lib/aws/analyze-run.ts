@@ -59,14 +59,20 @@ const quiet: RunLogger = { info: () => undefined, warn: () => undefined };
 
 export async function runAnalysis(deps: AnalyzeRunDeps, now: Date): Promise<ClusterRun[]> {
   const { config } = deps;
-  const clusters = config.clusters.length > 0 ? config.clusters : await listFactsClusters(deps.s3, config.bucket, config.layout);
+  const clusters =
+    config.clusters.length > 0
+      ? config.clusters
+      : await listFactsClusters(deps.s3, config.bucket, config.layout);
   const out: ClusterRun[] = [];
   for (const cluster of clusters) {
     try {
       out.push(await runCluster(deps, cluster, now));
     } catch (e) {
       if (!(e instanceof AlertStateConflictError)) throw e;
-      (deps.logger ?? quiet).warn('alert state changed by another run; this run stands down for the cluster', { cluster });
+      (deps.logger ?? quiet).warn(
+        'alert state changed by another run; this run stands down for the cluster',
+        { cluster },
+      );
       out.push({
         cluster,
         window: windowOf(config, now),
@@ -87,10 +93,16 @@ export async function runAnalysis(deps: AnalyzeRunDeps, now: Date): Promise<Clus
 }
 
 function windowOf(config: AnalyzeConfig, now: Date): { from: string; to: string } {
-  return { from: new Date(now.getTime() - config.lookbackSeconds * 1000).toISOString(), to: now.toISOString() };
+  return {
+    from: new Date(now.getTime() - config.lookbackSeconds * 1000).toISOString(),
+    to: now.toISOString(),
+  };
 }
 
-async function publishPending(deps: AnalyzeRunDeps, pending: readonly PendingAlert[]): Promise<{ sent: AlertEvent[]; failed: PendingAlert[]; error?: unknown }> {
+async function publishPending(
+  deps: AnalyzeRunDeps,
+  pending: readonly PendingAlert[],
+): Promise<{ sent: AlertEvent[]; failed: PendingAlert[]; error?: unknown }> {
   const sent: AlertEvent[] = [];
   for (let i = 0; i < pending.length; i++) {
     const p = pending[i]!;
@@ -106,7 +118,12 @@ async function publishPending(deps: AnalyzeRunDeps, pending: readonly PendingAle
 }
 
 /** Publishes `state.pending`, then records what went out; rethrows a publish failure after saving the rest. */
-async function flush(deps: AnalyzeRunDeps, key: string, state: AlertState, etag: string | null): Promise<{ state: AlertState; etag: string | null; sent: AlertEvent[] }> {
+async function flush(
+  deps: AnalyzeRunDeps,
+  key: string,
+  state: AlertState,
+  etag: string | null,
+): Promise<{ state: AlertState; etag: string | null; sent: AlertEvent[] }> {
   const { sent, failed, error } = await publishPending(deps, state.pending);
   const next: AlertState = { ...state, pending: failed };
   const newEtag = await saveAlertState(deps.s3, deps.config.bucket, key, encodeAlertState(next), etag);
@@ -141,8 +158,13 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
   const { events, next } = diffAlerts(state, result, { cluster, now, windowStart, options: config.alerts });
 
   const recreationsByClass: Partial<Record<Classification, number>> = {};
-  for (const r of result.recreations) recreationsByClass[r.classification] = (recreationsByClass[r.classification] ?? 0) + 1;
-  const report: FindingsDocument & { cluster: string; window: typeof window; events: { event: string; id: string }[] } = {
+  for (const r of result.recreations)
+    recreationsByClass[r.classification] = (recreationsByClass[r.classification] ?? 0) + 1;
+  const report: FindingsDocument & {
+    cluster: string;
+    window: typeof window;
+    events: { event: string; id: string }[];
+  } = {
     cluster,
     window,
     recreations: result.recreations,
@@ -159,10 +181,19 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
       recreationsByClass,
     },
   };
-  const link = await writeReport(s3, config.bucket, reportKey(config.layout, cluster, now), report, config.reportLink);
+  const link = await writeReport(
+    s3,
+    config.bucket,
+    reportKey(config.layout, cluster, now),
+    report,
+    config.reportLink,
+  );
 
   if (events.length > 0 || !sameAlertState(state, next)) {
-    const claimed: AlertState = { ...next, pending: events.map((event) => ({ event, window, report: link })) };
+    const claimed: AlertState = {
+      ...next,
+      pending: events.map((event) => ({ event, window, report: link })),
+    };
     // The claim: fails with AlertStateConflictError if another run wrote since we read.
     etag = await saveAlertState(s3, config.bucket, stateKey, encodeAlertState(claimed), etag);
     stateWritten = true;

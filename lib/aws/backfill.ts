@@ -26,7 +26,9 @@ export interface ListedObject {
 export async function* listObjects(s3: S3Client, loc: S3Location): AsyncGenerator<ListedObject> {
   let token: string | undefined;
   do {
-    const res = await s3.send(new ListObjectsV2Command({ Bucket: loc.bucket, Prefix: loc.prefix, ContinuationToken: token }));
+    const res = await s3.send(
+      new ListObjectsV2Command({ Bucket: loc.bucket, Prefix: loc.prefix, ContinuationToken: token }),
+    );
     for (const o of res.Contents ?? []) {
       // "Folder" placeholder objects hold no logs.
       if (!o.Key || o.Key.endsWith('/')) continue;
@@ -53,9 +55,13 @@ export async function enqueueObjects(
   let batch: ListedObject[] = [];
   const flush = async (): Promise<void> => {
     if (batch.length === 0) return;
-    const entries = batch.map((o, i) => ({ Id: String(i), MessageBody: JSON.stringify(buildS3Notification([o], { region: opts.region, eventTime: now() })) }));
+    const entries = batch.map((o, i) => ({
+      Id: String(i),
+      MessageBody: JSON.stringify(buildS3Notification([o], { region: opts.region, eventTime: now() })),
+    }));
     const res = await sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
-    for (const f of res.Failed ?? []) out.failed.push({ key: batch[Number(f.Id)]?.key ?? '?', reason: f.Message ?? f.Code ?? 'failed' });
+    for (const f of res.Failed ?? [])
+      out.failed.push({ key: batch[Number(f.Id)]?.key ?? '?', reason: f.Message ?? f.Code ?? 'failed' });
     out.objects += batch.length - (res.Failed?.length ?? 0);
     batch = [];
   };

@@ -23,7 +23,13 @@ export interface AwsClients {
  * sets them per run, so a client built for an earlier run's emulator is rebuilt.
  */
 function settingsKey(env: Record<string, string | undefined>, service: string): string {
-  return [env.AWS_REGION, env.AWS_ENDPOINT_URL, env[`AWS_ENDPOINT_URL_${service}`], env.KOPERATOR_AUDIT_S3_PATH_STYLE, env.AWS_ACCESS_KEY_ID].join('\u0000');
+  return [
+    env.AWS_REGION,
+    env.AWS_ENDPOINT_URL,
+    env[`AWS_ENDPOINT_URL_${service}`],
+    env.KOPERATOR_AUDIT_S3_PATH_STYLE,
+    env.AWS_ACCESS_KEY_ID,
+  ].join('\u0000');
 }
 
 function memo<T>(env: Record<string, string | undefined>, service: string, make: () => T): () => T {

@@ -22,7 +22,8 @@ function duration(env: Env, name: string, fallbackSeconds: number): number {
   const v = env[name];
   if (v === undefined || v === '') return fallbackSeconds;
   const s = parseDurationSeconds(v);
-  if (s === null || s <= 0) throw new ConfigError(`${name} must be a duration like 6h, 90m or 3600, got ${v}`);
+  if (s === null || s <= 0)
+    throw new ConfigError(`${name} must be a duration like 6h, 90m or 3600, got ${v}`);
   return s;
 }
 
@@ -92,7 +93,8 @@ export function analyzeConfigFromEnv(env: Env): AnalyzeConfig {
   if (users.length > 0) analysis.operatorUsers = users;
   const alerts = alertOptionsFromEnv({ ...env, LOOP_MAX_GAP_SECONDS: String(analysis.loopMaxGapSeconds) });
   const mode = env.REPORT_LINK || 's3';
-  if (mode !== 's3' && mode !== 'presigned') throw new ConfigError(`REPORT_LINK must be s3 or presigned, got ${mode}`);
+  if (mode !== 's3' && mode !== 'presigned')
+    throw new ConfigError(`REPORT_LINK must be s3 or presigned, got ${mode}`);
   const expires = duration(env, 'REPORT_URL_EXPIRES', 24 * 3600);
   if (expires > 7 * 24 * 3600) throw new ConfigError('REPORT_URL_EXPIRES cannot exceed 7 days (SigV4 limit)');
   return {

@@ -41,9 +41,14 @@ export async function writeFacts(
   const out: WrittenFacts = { keys: [], facts: 0, untimed: untimed.length, bytes: 0 };
   for (const [hour, list] of [...byHour.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     const key = factsKey(layout, source.cluster, hour, source.key, source.etag);
-    const text = encodeFacts({ source: `s3://${source.bucket}/${source.key}`, etag: source.etag, cluster: source.cluster, hour }, list);
+    const text = encodeFacts(
+      { source: `s3://${source.bucket}/${source.key}`, etag: source.etag, cluster: source.cluster, hour },
+      list,
+    );
     const body = await gzipAsync(Buffer.from(text, 'utf8'));
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: 'application/x-ndjson' }));
+    await s3.send(
+      new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: 'application/x-ndjson' }),
+    );
     out.keys.push(key);
     out.facts += list.length;
     out.bytes += body.length;
@@ -51,12 +56,24 @@ export async function writeFacts(
   return out;
 }
 
-async function listAll(s3: S3Client, bucket: string, prefix: string, delimiter?: string): Promise<{ keys: string[]; prefixes: string[] }> {
+async function listAll(
+  s3: S3Client,
+  bucket: string,
+  prefix: string,
+  delimiter?: string,
+): Promise<{ keys: string[]; prefixes: string[] }> {
   const keys: string[] = [];
   const prefixes: string[] = [];
   let token: string | undefined;
   do {
-    const res = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, Delimiter: delimiter, ContinuationToken: token }));
+    const res = await s3.send(
+      new ListObjectsV2Command({
+        Bucket: bucket,
+        Prefix: prefix,
+        Delimiter: delimiter,
+        ContinuationToken: token,
+      }),
+    );
     for (const o of res.Contents ?? []) if (o.Key) keys.push(o.Key);
     for (const p of res.CommonPrefixes ?? []) if (p.Prefix) prefixes.push(p.Prefix);
     token = res.IsTruncated ? res.NextContinuationToken : undefined;
@@ -65,9 +82,16 @@ async function listAll(s3: S3Client, bucket: string, prefix: string, delimiter?:
 }
 
 /** Clusters that have facts, from the `cluster=` level of the facts prefix. */
-export async function listFactsClusters(s3: S3Client, bucket: string, layout: BucketLayout): Promise<string[]> {
+export async function listFactsClusters(
+  s3: S3Client,
+  bucket: string,
+  layout: BucketLayout,
+): Promise<string[]> {
   const { prefixes } = await listAll(s3, bucket, normalisePrefix(layout.factsPrefix), '/');
-  return prefixes.map((p) => clusterOfFactsPrefix(layout, p)).filter((c): c is string => c !== null).sort();
+  return prefixes
+    .map((p) => clusterOfFactsPrefix(layout, p))
+    .filter((c): c is string => c !== null)
+    .sort();
 }
 
 export interface FactsWindow {
@@ -92,7 +116,11 @@ export async function readFactsWindow(
 ): Promise<FactsWindow> {
   const keys: string[] = [];
   for (const hour of hoursInWindow(from, to)) {
-    keys.push(...(await listAll(s3, bucket, hourFactsPrefix(layout, cluster, hour))).keys.filter((k) => k.endsWith('.jsonl.gz')));
+    keys.push(
+      ...(await listAll(s3, bucket, hourFactsPrefix(layout, cluster, hour))).keys.filter((k) =>
+        k.endsWith('.jsonl.gz'),
+      ),
+    );
   }
   keys.sort();
   const lists: Fact[][] = new Array<Fact[]>(keys.length);

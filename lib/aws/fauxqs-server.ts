@@ -37,7 +37,8 @@ function fauxqsCli(): string {
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
     const cli = path.join(dir, 'node_modules', 'fauxqs', 'dist', 'cli.js');
     if (existsSync(cli)) return cli;
-    if (path.dirname(dir) === dir) throw new Error('fauxqs is not installed (it is a devDependency: run npm ci)');
+    if (path.dirname(dir) === dir)
+      throw new Error('fauxqs is not installed (it is a devDependency: run npm ci)');
   }
 }
 

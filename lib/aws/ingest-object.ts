@@ -41,7 +41,12 @@ function httpStatus(e: unknown): number | undefined {
   return e instanceof S3ServiceException ? e.$metadata.httpStatusCode : undefined;
 }
 
-export async function ingestS3Object(s3: S3Client, config: IngestConfig, ref: S3ObjectRef, ingestOpts: IngestOptions = {}): Promise<IngestObjectResult> {
+export async function ingestS3Object(
+  s3: S3Client,
+  config: IngestConfig,
+  ref: S3ObjectRef,
+  ingestOpts: IngestOptions = {},
+): Promise<IngestObjectResult> {
   const source = `s3://${ref.bucket}/${ref.key}`;
   const cluster = clusterOfLogKey(ref.key, config.layout.logsPrefix, config.defaultCluster);
   const stats = createIngestStats();
@@ -49,7 +54,8 @@ export async function ingestS3Object(s3: S3Client, config: IngestConfig, ref: S3
   // Never read our own output: a notification misconfigured to the whole bucket would
   // otherwise turn every facts write into another ingest.
   const logsPrefix = normalisePrefix(config.layout.logsPrefix);
-  if (!ref.key.startsWith(logsPrefix)) return { ...base, etag: ref.etag, outcome: { status: 'outside-logs-prefix' } };
+  if (!ref.key.startsWith(logsPrefix))
+    return { ...base, etag: ref.etag, outcome: { status: 'outside-logs-prefix' } };
 
   let etag = ref.etag;
   let body: Readable;
@@ -61,7 +67,9 @@ export async function ingestS3Object(s3: S3Client, config: IngestConfig, ref: S3
       etag = (head.ETag ?? '').replace(/^"|"$/g, '') || null;
     }
     // If-Match: read exactly the version the notification announced; its facts key is made of that ETag.
-    const res = await s3.send(new GetObjectCommand({ Bucket: ref.bucket, Key: ref.key, ...(etag ? { IfMatch: `"${etag}"` } : {}) }));
+    const res = await s3.send(
+      new GetObjectCommand({ Bucket: ref.bucket, Key: ref.key, ...(etag ? { IfMatch: `"${etag}"` } : {}) }),
+    );
     body = res.Body as Readable;
     size = res.ContentLength;
     etag ??= (res.ETag ?? '').replace(/^"|"$/g, '') || null;
@@ -85,17 +93,29 @@ export async function ingestS3Object(s3: S3Client, config: IngestConfig, ref: S3
     const f = projectRecord(rec);
     if (f) facts.push(f);
   };
-  for await (const rec of readObject(obj, stats, { ...(config.maxLineBytes ? { maxLineBytes: config.maxLineBytes } : {}), ...ingestOpts })) {
+  for await (const rec of readObject(obj, stats, {
+    ...(config.maxLineBytes ? { maxLineBytes: config.maxLineBytes } : {}),
+    ...ingestOpts,
+  })) {
     const out = dedupe.push(rec);
     if (out) take(out);
   }
   for (const rec of dedupe.flush()) take(rec);
   // The reader counts I/O failures instead of throwing (right for a CLI run over many
   // files); here a failed read is worth another try before any facts are written.
-  const ioFailure = stats.details.find((d) => d.source === source && (d.reason === 'read-error' || d.reason === 'open-error'));
-  if (ioFailure) throw new RetryableIngestError(`${ioFailure.reason} reading ${source}: ${ioFailure.note ?? ''}`);
+  const ioFailure = stats.details.find(
+    (d) => d.source === source && (d.reason === 'read-error' || d.reason === 'open-error'),
+  );
+  if (ioFailure)
+    throw new RetryableIngestError(`${ioFailure.reason} reading ${source}: ${ioFailure.note ?? ''}`);
 
-  const written = await writeFacts(s3, config.factsBucket, config.layout, { cluster, bucket: ref.bucket, key: ref.key, etag }, facts);
+  const written = await writeFacts(
+    s3,
+    config.factsBucket,
+    config.layout,
+    { cluster, bucket: ref.bucket, key: ref.key, etag },
+    facts,
+  );
   return {
     ...base,
     etag,

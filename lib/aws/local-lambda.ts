@@ -3,7 +3,14 @@
 // an SQS batch from received messages, an SNS event from the envelope an SQS subscription
 // receives, a scheduled event, and a context.
 import type { Message } from '@aws-sdk/client-sqs';
-import type { Context, ScheduledEvent, SNSEvent, SNSMessageAttributes, SQSEvent, SQSRecord } from 'aws-lambda';
+import type {
+  Context,
+  ScheduledEvent,
+  SNSEvent,
+  SNSMessageAttributes,
+  SQSEvent,
+  SQSRecord,
+} from 'aws-lambda';
 import { randomUUID } from 'crypto';
 
 export function lambdaContext(functionName: string, region = 'us-east-1'): Context {
@@ -26,7 +33,11 @@ export function lambdaContext(functionName: string, region = 'us-east-1'): Conte
 }
 
 /** The batch an SQS event source mapping delivers for these received messages. */
-export function sqsEventFromMessages(messages: readonly Message[], queueArn: string, region = 'us-east-1'): SQSEvent {
+export function sqsEventFromMessages(
+  messages: readonly Message[],
+  queueArn: string,
+  region = 'us-east-1',
+): SQSEvent {
   const Records: SQSRecord[] = messages.map((m) => ({
     messageId: m.MessageId ?? randomUUID(),
     receiptHandle: m.ReceiptHandle ?? '',
@@ -90,7 +101,11 @@ export function snsEventFromEnvelope(envelopeJson: string, subscriptionArn: stri
 }
 
 /** An EventBridge scheduled event as a rate rule delivers it. */
-export function scheduledEvent(time: Date, ruleName = 'koperator-audit-analyze-schedule', region = 'us-east-1'): ScheduledEvent {
+export function scheduledEvent(
+  time: Date,
+  ruleName = 'koperator-audit-analyze-schedule',
+  region = 'us-east-1',
+): ScheduledEvent {
   return {
     version: '0',
     id: randomUUID(),

@@ -46,7 +46,10 @@ export async function startLocalSlack(): Promise<LocalSlack> {
     url: `http://127.0.0.1:${port}/services/T000/B000/local`,
     requests,
     failNext(n, status, retryAfterSeconds) {
-      failures = [...failures, ...Array.from({ length: n }, () => ({ status, retryAfter: retryAfterSeconds }))];
+      failures = [
+        ...failures,
+        ...Array.from({ length: n }, () => ({ status, retryAfter: retryAfterSeconds })),
+      ];
     },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

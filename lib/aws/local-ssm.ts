@@ -20,7 +20,9 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-export async function startLocalSsm(parameters: Record<string, { value: string; type?: 'String' | 'SecureString' }>): Promise<LocalSsm> {
+export async function startLocalSsm(
+  parameters: Record<string, { value: string; type?: 'String' | 'SecureString' }>,
+): Promise<LocalSsm> {
   const requests: LocalSsm['requests'] = [];
   const server: Server = createServer((req, res) => {
     void readBody(req).then((text) => {
@@ -30,7 +32,10 @@ export async function startLocalSsm(parameters: Record<string, { value: string; 
         res.end(JSON.stringify(body));
       };
       if (target !== 'AmazonSSM.GetParameter') {
-        return reply(400, { __type: 'InvalidAction', message: `local SSM serves GetParameter only, not ${target}` });
+        return reply(400, {
+          __type: 'InvalidAction',
+          message: `local SSM serves GetParameter only, not ${target}`,
+        });
       }
       let input: { Name?: unknown; WithDecryption?: unknown };
       try {
@@ -45,8 +50,19 @@ export async function startLocalSsm(parameters: Record<string, { value: string; 
       if (!p) return reply(400, { __type: 'ParameterNotFound', message: `parameter ${name} not found` });
       const type = p.type ?? 'SecureString';
       // Like SSM: a SecureString read without decryption returns ciphertext, not the secret.
-      const value = type === 'SecureString' && !withDecryption ? Buffer.from(`encrypted:${p.value}`).toString('base64') : p.value;
-      return reply(200, { Parameter: { Name: name, Type: type, Value: value, Version: 1, ARN: `arn:aws:ssm:us-east-1:000000000000:parameter${name.startsWith('/') ? '' : '/'}${name}` } });
+      const value =
+        type === 'SecureString' && !withDecryption
+          ? Buffer.from(`encrypted:${p.value}`).toString('base64')
+          : p.value;
+      return reply(200, {
+        Parameter: {
+          Name: name,
+          Type: type,
+          Value: value,
+          Version: 1,
+          ARN: `arn:aws:ssm:us-east-1:000000000000:parameter${name.startsWith('/') ? '' : '/'}${name}`,
+        },
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

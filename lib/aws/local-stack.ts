@@ -51,7 +51,10 @@ export async function createLocalStack(
       QueueName: `${p}-ingest`,
       Attributes: {
         VisibilityTimeout: '30',
-        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: names.maxReceiveCount ?? 3 }),
+        RedrivePolicy: JSON.stringify({
+          deadLetterTargetArn: dlqArn,
+          maxReceiveCount: names.maxReceiveCount ?? 3,
+        }),
       },
     }),
   );
@@ -60,7 +63,13 @@ export async function createLocalStack(
   const topicArn = topic.TopicArn!;
   const alerts = await clients.sqs.send(new CreateQueueCommand({ QueueName: `${p}-alerts-tap` }));
   const alertsQueueUrl = alerts.QueueUrl!;
-  const sub = await clients.sns.send(new SubscribeCommand({ TopicArn: topicArn, Protocol: 'sqs', Endpoint: await queueArn(clients.sqs, alertsQueueUrl) }));
+  const sub = await clients.sns.send(
+    new SubscribeCommand({
+      TopicArn: topicArn,
+      Protocol: 'sqs',
+      Endpoint: await queueArn(clients.sqs, alertsQueueUrl),
+    }),
+  );
   return {
     bucket: names.bucket,
     ingestQueueUrl,
@@ -72,13 +81,25 @@ export async function createLocalStack(
   };
 }
 
-export async function uploadObject(s3: S3Client, bucket: string, key: string, body: Buffer | string): Promise<void> {
+export async function uploadObject(
+  s3: S3Client,
+  bucket: string,
+  key: string,
+  body: Buffer | string,
+): Promise<void> {
   await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
 }
 
 /** Receives whatever is visible now (no long polling: the emulator has it already). */
 export async function receiveBatch(sqs: SQSClient, queueUrl: string, max = 10): Promise<Message[]> {
-  const res = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: max, WaitTimeSeconds: 0, MessageSystemAttributeNames: ['All'] }));
+  const res = await sqs.send(
+    new ReceiveMessageCommand({
+      QueueUrl: queueUrl,
+      MaxNumberOfMessages: max,
+      WaitTimeSeconds: 0,
+      MessageSystemAttributeNames: ['All'],
+    }),
+  );
   return res.Messages ?? [];
 }
 
@@ -87,7 +108,8 @@ export async function drainQueue(sqs: SQSClient, queueUrl: string): Promise<Mess
   for (;;) {
     const batch = await receiveBatch(sqs, queueUrl);
     if (batch.length === 0) return out;
-    for (const m of batch) await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle }));
+    for (const m of batch)
+      await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle }));
     out.push(...batch);
   }
 }
@@ -132,7 +154,13 @@ export async function driveSqsHandler(
     out.failures.push([...failed]);
     for (const m of batch) {
       if (failed.has(m.MessageId ?? '')) {
-        await sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle, VisibilityTimeout: 0 }));
+        await sqs.send(
+          new ChangeMessageVisibilityCommand({
+            QueueUrl: queueUrl,
+            ReceiptHandle: m.ReceiptHandle,
+            VisibilityTimeout: 0,
+          }),
+        );
       } else {
         await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle }));
       }
@@ -150,7 +178,9 @@ export async function driveSnsHandler(
   handler: SnsHandler,
   functionName = 'koperator-audit-notify-slack',
 ): Promise<SNSEvent[]> {
-  const events = (await drainQueue(sqs, tapQueueUrl)).map((m) => snsEventFromEnvelope(m.Body ?? '{}', subscriptionArn));
+  const events = (await drainQueue(sqs, tapQueueUrl)).map((m) =>
+    snsEventFromEnvelope(m.Body ?? '{}', subscriptionArn),
+  );
   for (const e of events) await handler(e, lambdaContext(functionName));
   return events;
 }

@@ -19,7 +19,10 @@ export const METRIC = {
 } as const;
 
 export function createLogger(fn: string): Logger {
-  return new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME || SERVICE_NAME, persistentKeys: { function: fn } });
+  return new Logger({
+    serviceName: process.env.POWERTOOLS_SERVICE_NAME || SERVICE_NAME,
+    persistentKeys: { function: fn },
+  });
 }
 
 export function createMetrics(): Metrics {

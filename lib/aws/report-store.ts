@@ -14,11 +14,20 @@ export async function writeReport(
   report: unknown,
   link: { mode: 's3' | 'presigned'; expiresSeconds: number },
 ): Promise<ReportLink> {
-  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: JSON.stringify(report, null, 1), ContentType: 'application/json' }));
+  await s3.send(
+    new PutObjectCommand({
+      Bucket: bucket,
+      Key: key,
+      Body: JSON.stringify(report, null, 1),
+      ContentType: 'application/json',
+    }),
+  );
   const uri = `s3://${bucket}/${key}`;
   if (link.mode === 's3') return { uri };
   // A pre-signed URL lives at most as long as the credentials that signed it: in Lambda
   // that is the role session (hours), whatever expiresSeconds says.
-  const url = await getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: key }), { expiresIn: link.expiresSeconds });
+  const url = await getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: key }), {
+    expiresIn: link.expiresSeconds,
+  });
   return { uri, url };
 }

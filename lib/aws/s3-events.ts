@@ -13,7 +13,8 @@ export interface S3ObjectRef {
   eventName: string;
 }
 
-export type ParsedNotification = { kind: 'test' } | { kind: 'objects'; objects: S3ObjectRef[]; ignored: string[] };
+export type ParsedNotification =
+  { kind: 'test' } | { kind: 'objects'; objects: S3ObjectRef[]; ignored: string[] };
 
 export class NotificationError extends Error {
   override name = 'NotificationError';
@@ -46,8 +47,10 @@ export function parseS3Notification(body: string): ParsedNotification {
   }
   if (isRecord(v) && v.Event === 's3:TestEvent') return { kind: 'test' };
   // An SNS-wrapped notification (bucket → SNS → SQS without raw delivery) carries it in Message.
-  if (isRecord(v) && v.Type === 'Notification' && typeof v.Message === 'string') return parseS3Notification(v.Message);
-  if (!isRecord(v) || !Array.isArray(v.Records)) throw new NotificationError('message body is not an S3 event notification');
+  if (isRecord(v) && v.Type === 'Notification' && typeof v.Message === 'string')
+    return parseS3Notification(v.Message);
+  if (!isRecord(v) || !Array.isArray(v.Records))
+    throw new NotificationError('message body is not an S3 event notification');
   const objects: S3ObjectRef[] = [];
   const ignored: string[] = [];
   for (const r of v.Records as unknown[]) {
@@ -57,7 +60,8 @@ export function parseS3Notification(body: string): ParsedNotification {
     const eventName = typeof r.eventName === 'string' ? r.eventName : '';
     const bucket = r.s3.bucket.name;
     const key = r.s3.object.key;
-    if (typeof bucket !== 'string' || typeof key !== 'string') throw new NotificationError('S3 notification record lacks bucket name or key');
+    if (typeof bucket !== 'string' || typeof key !== 'string')
+      throw new NotificationError('S3 notification record lacks bucket name or key');
     if (!eventName.startsWith('ObjectCreated:')) {
       ignored.push(`${eventName || 'unnamed event'} s3://${bucket}/${key}`);
       continue;
@@ -66,7 +70,10 @@ export function parseS3Notification(body: string): ParsedNotification {
       bucket,
       key: decodeNotificationKey(key),
       size: typeof r.s3.object.size === 'number' ? r.s3.object.size : null,
-      etag: typeof r.s3.object.eTag === 'string' && r.s3.object.eTag !== '' ? r.s3.object.eTag.replace(/^"|"$/g, '') : null,
+      etag:
+        typeof r.s3.object.eTag === 'string' && r.s3.object.eTag !== ''
+          ? r.s3.object.eTag.replace(/^"|"$/g, '')
+          : null,
       eventName,
     });
   }
@@ -90,8 +97,17 @@ export function buildS3Notification(
     s3: {
       s3SchemaVersion: '1.0',
       configurationId: 'koperator-audit-backfill',
-      bucket: { name: o.bucket, ownerIdentity: { principalId: 'koperator-audit' }, arn: `arn:aws:s3:::${o.bucket}` },
-      object: { key: encodeNotificationKey(o.key), size: o.size, eTag: o.etag.replace(/^"|"$/g, ''), sequencer: '0' },
+      bucket: {
+        name: o.bucket,
+        ownerIdentity: { principalId: 'koperator-audit' },
+        arn: `arn:aws:s3:::${o.bucket}`,
+      },
+      object: {
+        key: encodeNotificationKey(o.key),
+        size: o.size,
+        eTag: o.etag.replace(/^"|"$/g, ''),
+        sequencer: '0',
+      },
     },
   }));
   return { Records };

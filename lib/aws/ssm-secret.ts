@@ -9,7 +9,12 @@ export interface CachedSecret {
   invalidate(): void;
 }
 
-export function cachedSsmParameter(ssm: () => SSMClient, name: string, ttlMs: number, now: () => number = Date.now): CachedSecret {
+export function cachedSsmParameter(
+  ssm: () => SSMClient,
+  name: string,
+  ttlMs: number,
+  now: () => number = Date.now,
+): CachedSecret {
   let value: string | undefined;
   let fetchedAt = 0;
   let inflight: Promise<string> | undefined;

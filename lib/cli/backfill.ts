@@ -42,7 +42,9 @@ export async function runBackfill(opts: BackfillOptions): Promise<EnqueueResult>
       if (++seen % 1000 === 0) log(`${seen} objects listed`);
     },
   });
-  log(`enqueued ${res.objects} objects from ${opts.uri}${res.failed.length ? `; ${res.failed.length} failed` : ''}`);
+  log(
+    `enqueued ${res.objects} objects from ${opts.uri}${res.failed.length ? `; ${res.failed.length} failed` : ''}`,
+  );
   for (const f of res.failed) log(`failed: ${f.key}: ${f.reason}`);
   return res;
 }

@@ -21,7 +21,13 @@ import { startFauxqs } from '../aws/fauxqs-server';
 import { lambdaContext, scheduledEvent } from '../aws/local-lambda';
 import { startLocalSlack } from '../aws/local-slack';
 import { startLocalSsm } from '../aws/local-ssm';
-import { createLocalStack, driveSnsHandler, driveSqsHandler, drainQueue, uploadObject } from '../aws/local-stack';
+import {
+  createLocalStack,
+  driveSnsHandler,
+  driveSqsHandler,
+  drainQueue,
+  uploadObject,
+} from '../aws/local-stack';
 import { defaultLayout, hourStart, normalisePrefix, parseFactsKey } from '../facts/partition';
 import { parseDurationSeconds } from '../config/duration';
 
@@ -86,7 +92,9 @@ export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<Loca
   const ssm = await startLocalSsm({ [WEBHOOK_PARAMETER]: { value: slack.url, type: 'SecureString' } });
   const savedEnv = { ...process.env };
   try {
-    say(`fauxqs on ${fauxqs.endpoint}; Parameter Store stand-in on ${ssm.endpoint}; Slack stand-in on ${slack.url}`);
+    say(
+      `fauxqs on ${fauxqs.endpoint}; Parameter Store stand-in on ${ssm.endpoint}; Slack stand-in on ${slack.url}`,
+    );
     const s3 = new S3Client(fauxqs.clientConfig);
     const sqs = new SQSClient(fauxqs.clientConfig);
     const sns = new SNSClient(fauxqs.clientConfig);
@@ -116,7 +124,9 @@ export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<Loca
       const rel = path.relative(base, f).split(path.sep).join('/');
       await uploadObject(s3, BUCKET, logsPrefix + rel, await fs.readFile(f));
     }
-    await enqueueObjects(sqs, stack.ingestQueueUrl, listObjects(s3, { bucket: BUCKET, prefix: logsPrefix }), { region: fauxqs.region });
+    await enqueueObjects(sqs, stack.ingestQueueUrl, listObjects(s3, { bucket: BUCKET, prefix: logsPrefix }), {
+      region: fauxqs.region,
+    });
     say(`uploaded ${files.length} files to s3://${BUCKET}/${logsPrefix}`);
 
     const ingest = await import('../../functions/ingest');
@@ -124,7 +134,9 @@ export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<Loca
     const notify = await import('../../functions/notify-slack');
 
     // 2. The queue's event source mapping invokes ingest in batches.
-    const drive = await driveSqsHandler(sqs, stack.ingestQueueUrl, stack.ingestQueueArn, ingest.handler, { batchSize: 5 });
+    const drive = await driveSqsHandler(sqs, stack.ingestQueueUrl, stack.ingestQueueArn, ingest.handler, {
+      batchSize: 5,
+    });
     const failures = drive.failures.reduce((n, f) => n + f.length, 0);
     const dead = (await drainQueue(sqs, stack.dlqUrl)).length;
     say(`ingest: ${drive.invocations} invocations, ${failures} message failures, ${dead} dead-lettered`);
@@ -133,17 +145,33 @@ export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<Loca
     const window = await factsSpan(s3, BUCKET, cluster);
     const now = opts.now ? new Date(opts.now) : window ? new Date(window.to) : new Date();
     if (Number.isNaN(now.getTime())) throw new Error(`--now is not a time: ${opts.now}`);
-    const lookbackSeconds = opts.lookback ? parseDurationSeconds(opts.lookback) : window ? Math.max(3600, (now.getTime() - Date.parse(window.from)) / 1000) : 6 * 3600;
-    if (lookbackSeconds === null || lookbackSeconds <= 0) throw new Error(`--lookback is not a duration: ${opts.lookback}`);
+    const lookbackSeconds = opts.lookback
+      ? parseDurationSeconds(opts.lookback)
+      : window
+        ? Math.max(3600, (now.getTime() - Date.parse(window.from)) / 1000)
+        : 6 * 3600;
+    if (lookbackSeconds === null || lookbackSeconds <= 0)
+      throw new Error(`--lookback is not a duration: ${opts.lookback}`);
     process.env.LOOKBACK = String(Math.ceil(lookbackSeconds));
     const analyzed = await analyze.handler(scheduledEvent(now), lambdaContext('koperator-audit-analyze'));
-    say(`analyze at ${now.toISOString()} over ${Math.ceil(lookbackSeconds / 3600)}h: ${JSON.stringify(analyzed.clusters)}`);
+    say(
+      `analyze at ${now.toISOString()} over ${Math.ceil(lookbackSeconds / 3600)}h: ${JSON.stringify(analyzed.clusters)}`,
+    );
 
     // 4. SNS delivers each alert to the notifier, which posts to Slack.
-    const snsEvents: SNSEvent[] = await driveSnsHandler(sqs, stack.alertsQueueUrl, stack.alertsSubscriptionArn, notify.handler);
+    const snsEvents: SNSEvent[] = await driveSnsHandler(
+      sqs,
+      stack.alertsQueueUrl,
+      stack.alertsSubscriptionArn,
+      notify.handler,
+    );
     const published: PublishedMessage[] = snsEvents.map((e) => {
       const s = e.Records[0]!.Sns;
-      return { subject: s.Subject ?? '', attributes: Object.fromEntries(Object.entries(s.MessageAttributes).map(([k, v]) => [k, v.Value])), body: JSON.parse(s.Message) as unknown };
+      return {
+        subject: s.Subject ?? '',
+        attributes: Object.fromEntries(Object.entries(s.MessageAttributes).map(([k, v]) => [k, v.Value])),
+        body: JSON.parse(s.Message) as unknown,
+      };
     });
     const slackPayloads = slack.requests.map((r) => JSON.parse(r.body) as unknown);
 
@@ -166,12 +194,22 @@ export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<Loca
 }
 
 /** First and last hour with facts for the cluster, so a default run analyses all of them. */
-async function factsSpan(s3: S3Client, bucket: string, cluster: string): Promise<{ from: string; to: string } | null> {
+async function factsSpan(
+  s3: S3Client,
+  bucket: string,
+  cluster: string,
+): Promise<{ from: string; to: string } | null> {
   const layout = defaultLayout();
   const hours: string[] = [];
   let token: string | undefined;
   do {
-    const res = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: normalisePrefix(layout.factsPrefix), ContinuationToken: token }));
+    const res = await s3.send(
+      new ListObjectsV2Command({
+        Bucket: bucket,
+        Prefix: normalisePrefix(layout.factsPrefix),
+        ContinuationToken: token,
+      }),
+    );
     for (const o of res.Contents ?? []) {
       const k = o.Key ? parseFactsKey(layout, o.Key) : null;
       if (k && k.cluster === cluster) hours.push(k.hour);
@@ -180,7 +218,10 @@ async function factsSpan(s3: S3Client, bucket: string, cluster: string): Promise
   } while (token);
   if (hours.length === 0) return null;
   hours.sort();
-  return { from: hourStart(hours[0]!).toISOString(), to: new Date(hourStart(hours[hours.length - 1]!).getTime() + 3600_000).toISOString() };
+  return {
+    from: hourStart(hours[0]!).toISOString(),
+    to: new Date(hourStart(hours[hours.length - 1]!).getTime() + 3600_000).toISOString(),
+  };
 }
 
 function print(opts: LocalPipelineOptions, r: LocalPipelineResult): void {
@@ -192,7 +233,11 @@ function print(opts: LocalPipelineOptions, r: LocalPipelineResult): void {
   out.write(`${r.sns.length} SNS message(s), ${r.slack.length} Slack post(s)\n`);
   r.sns.forEach((m, i) => {
     out.write(`\n── SNS ${i + 1}: ${m.subject}\n`);
-    out.write(`   attributes: ${Object.entries(m.attributes).map(([k, v]) => `${k}=${v}`).join(' ')}\n`);
+    out.write(
+      `   attributes: ${Object.entries(m.attributes)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ')}\n`,
+    );
     out.write(JSON.stringify(m.body, null, 2).replace(/^/gm, '   ') + '\n');
   });
   r.slack.forEach((p, i) => {

@@ -27,8 +27,16 @@ export class FactsFormatError extends Error {
   override name = 'FactsFormatError';
 }
 
-export function encodeFacts(header: Omit<FactsHeader, 'format' | 'factsVersion' | 'count'>, facts: readonly Fact[]): string {
-  const head: FactsHeader = { format: FACTS_FORMAT, factsVersion: FACTS_VERSION, ...header, count: facts.length };
+export function encodeFacts(
+  header: Omit<FactsHeader, 'format' | 'factsVersion' | 'count'>,
+  facts: readonly Fact[],
+): string {
+  const head: FactsHeader = {
+    format: FACTS_FORMAT,
+    factsVersion: FACTS_VERSION,
+    ...header,
+    count: facts.length,
+  };
   const lines = [JSON.stringify(head)];
   for (const f of facts) lines.push(JSON.stringify(f));
   return lines.join('\n') + '\n';
@@ -113,10 +121,14 @@ export function mergeFacts(lists: readonly (readonly Fact[])[]): Fact[] {
       if (seen.has(id)) continue;
       seen.add(id);
       unique.push(f);
-      if (f.type !== 'operator' && f.stage === 'ResponseComplete') completed.add(`${f.type}\u0000${f.auditID}`);
+      if (f.type !== 'operator' && f.stage === 'ResponseComplete')
+        completed.add(`${f.type}\u0000${f.auditID}`);
     }
   }
-  const out = unique.filter((f) => f.type === 'operator' || f.stage !== 'RequestReceived' || !completed.has(`${f.type}\u0000${f.auditID}`));
+  const out = unique.filter(
+    (f) =>
+      f.type === 'operator' || f.stage !== 'RequestReceived' || !completed.has(`${f.type}\u0000${f.auditID}`),
+  );
   // Stable sort on time; equal times keep their arrival order, unparseable times go last.
   return out
     .map((f, i) => {

@@ -94,15 +94,26 @@ export function hourFactsPrefix(layout: BucketLayout, cluster: string, hour: str
   return `${clusterFactsPrefix(layout, cluster)}hour=${hour}/`;
 }
 
-export function factsKey(layout: BucketLayout, cluster: string, hour: string, sourceKey: string, etag: string): string {
+export function factsKey(
+  layout: BucketLayout,
+  cluster: string,
+  hour: string,
+  sourceKey: string,
+  etag: string,
+): string {
   return `${hourFactsPrefix(layout, cluster, hour)}${sourceDigest(sourceKey, etag)}.jsonl.gz`;
 }
 
 /** Recognises a facts key and returns its partition values; null for anything else. */
-export function parseFactsKey(layout: BucketLayout, key: string): { cluster: string; hour: string; digest: string } | null {
+export function parseFactsKey(
+  layout: BucketLayout,
+  key: string,
+): { cluster: string; hour: string; digest: string } | null {
   const p = normalisePrefix(layout.factsPrefix);
   if (!key.startsWith(p)) return null;
-  const m = /^cluster=([^/]+)\/hour=(\d{4}-\d{2}-\d{2}-\d{2})\/([0-9a-f]{40})\.jsonl\.gz$/.exec(key.slice(p.length));
+  const m = /^cluster=([^/]+)\/hour=(\d{4}-\d{2}-\d{2}-\d{2})\/([0-9a-f]{40})\.jsonl\.gz$/.exec(
+    key.slice(p.length),
+  );
   if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined) return null;
   return { cluster: decodeURIComponent(m[1]), hour: m[2], digest: m[3] };
 }
@@ -128,7 +139,10 @@ export function alertStateKey(layout: BucketLayout, cluster: string): string {
  * Splits facts into hour partitions (by `at`, UTC). Facts whose time does not parse are
  * returned apart: they cannot be placed in a window, so the caller counts and drops them.
  */
-export function partitionFactsByHour(facts: readonly Fact[]): { byHour: Map<string, Fact[]>; untimed: Fact[] } {
+export function partitionFactsByHour(facts: readonly Fact[]): {
+  byHour: Map<string, Fact[]>;
+  untimed: Fact[];
+} {
   const byHour = new Map<string, Fact[]>();
   const untimed: Fact[] = [];
   for (const f of facts) {

@@ -47,7 +47,11 @@ export function parseRetryAfter(value: string | null, nowMs: number): number | n
  * wins when given; otherwise exponential back-off with jitter in [half, full] of the
  * step so that many notifiers do not retry in lockstep.
  */
-export function retryDelayMs(attempt: number, retryAfterMs: number | null, o: Pick<RetryOptions, 'baseDelayMs' | 'maxDelayMs' | 'random'>): number {
+export function retryDelayMs(
+  attempt: number,
+  retryAfterMs: number | null,
+  o: Pick<RetryOptions, 'baseDelayMs' | 'maxDelayMs' | 'random'>,
+): number {
   if (retryAfterMs !== null) return retryAfterMs;
   const step = Math.min(o.maxDelayMs, o.baseDelayMs * 2 ** (attempt - 1));
   return Math.round(step / 2 + (step / 2) * o.random());
@@ -70,7 +74,11 @@ export interface PostResult {
   body: string;
 }
 
-export async function postJsonWithRetry(url: string, payload: unknown, opts: Partial<RetryOptions> = {}): Promise<PostResult> {
+export async function postJsonWithRetry(
+  url: string,
+  payload: unknown,
+  opts: Partial<RetryOptions> = {},
+): Promise<PostResult> {
   const o = { ...defaultRetryOptions(), ...opts };
   const body = JSON.stringify(payload);
   for (let attempt = 1; ; attempt++) {
@@ -99,11 +107,19 @@ export async function postJsonWithRetry(url: string, payload: unknown, opts: Par
       detail = e instanceof Error ? e.message : String(e);
     }
     if (attempt >= o.maxAttempts) {
-      throw new HttpPostError(`POST failed after ${attempt} attempts (last: ${status ?? 'network error'} ${detail})`, status, attempt);
+      throw new HttpPostError(
+        `POST failed after ${attempt} attempts (last: ${status ?? 'network error'} ${detail})`,
+        status,
+        attempt,
+      );
     }
     const wait = retryDelayMs(attempt, retryAfter, o);
     if (wait > o.maxDelayMs) {
-      throw new HttpPostError(`server asked to retry after ${wait} ms, more than the ${o.maxDelayMs} ms this invocation waits`, status, attempt);
+      throw new HttpPostError(
+        `server asked to retry after ${wait} ms, more than the ${o.maxDelayMs} ms this invocation waits`,
+        status,
+        attempt,
+      );
     }
     await o.sleep(wait);
   }

@@ -74,7 +74,10 @@ export function severityOf(ev: AlertEvent): Severity {
   return ev.loop.active ? 'critical' : 'warning';
 }
 
-export function toAlertMessage(ev: AlertEvent, ctx: { window: { from: string; to: string }; report: ReportPointer | null }): AlertMessage {
+export function toAlertMessage(
+  ev: AlertEvent,
+  ctx: { window: { from: string; to: string }; report: ReportPointer | null },
+): AlertMessage {
   const base = {
     schema: ALERT_SCHEMA,
     version: ALERT_SCHEMA_VERSION,
@@ -86,7 +89,13 @@ export function toAlertMessage(ev: AlertEvent, ctx: { window: { from: string; to
     report: ctx.report,
   } as const;
   if (ev.kind === 'loop') {
-    return { ...base, findingType: 'loop', finding: { ...ev.loop, cluster: ev.cluster }, totalCount: ev.totalCount, latestRecreation: ev.latest };
+    return {
+      ...base,
+      findingType: 'loop',
+      finding: { ...ev.loop, cluster: ev.cluster },
+      totalCount: ev.totalCount,
+      latestRecreation: ev.latest,
+    };
   }
   return { ...base, findingType: 'recreation', finding: { ...ev.recreation, cluster: ev.cluster } };
 }
@@ -151,11 +160,19 @@ function trimRecreation(r: Recreation, step: number): Recreation {
     return {
       ...r,
       fields: r.fields.map((f) => ({ ...f, from: shortValue(f.from), to: shortValue(f.to) })),
-      evidence: r.evidence.length > EVIDENCE_KEEP ? [...r.evidence.slice(0, EVIDENCE_KEEP), `... ${r.evidence.length - EVIDENCE_KEEP} more in report`] : r.evidence,
+      evidence:
+        r.evidence.length > EVIDENCE_KEEP
+          ? [...r.evidence.slice(0, EVIDENCE_KEEP), `... ${r.evidence.length - EVIDENCE_KEEP} more in report`]
+          : r.evidence,
     };
   }
   // Last resort: keep the paths (what changed) and who, drop the values and evidence.
-  return { ...r, fields: r.fields.slice(0, PATHS_KEEP).map((f) => ({ ...f, from: null, to: null })), evidence: [], wouldRestart: r.wouldRestart };
+  return {
+    ...r,
+    fields: r.fields.slice(0, PATHS_KEEP).map((f) => ({ ...f, from: null, to: null })),
+    evidence: [],
+    wouldRestart: r.wouldRestart,
+  };
 }
 
 function trimmed(m: AlertMessage, step: number): AlertMessage {
@@ -169,7 +186,11 @@ function trimmed(m: AlertMessage, step: number): AlertMessage {
       truncated: note,
     };
   }
-  return { ...m, finding: { ...trimRecreation(m.finding, step), cluster: m.finding.cluster }, truncated: note };
+  return {
+    ...m,
+    finding: { ...trimRecreation(m.finding, step), cluster: m.finding.cluster },
+    truncated: note,
+  };
 }
 
 /**
@@ -181,7 +202,11 @@ export function buildSnsMessage(m: AlertMessage, maxBytes: number = SNS_MAX_BYTE
   const subject = alertSubject(m);
   const attributes = alertAttributes(m);
   const overhead =
-    bytes(subject) + Object.entries(attributes).reduce((n, [k, v]) => n + bytes(k) + bytes(v.DataType) + bytes(v.StringValue), 0);
+    bytes(subject) +
+    Object.entries(attributes).reduce(
+      (n, [k, v]) => n + bytes(k) + bytes(v.DataType) + bytes(v.StringValue),
+      0,
+    );
   const budget = maxBytes - overhead;
   for (const candidate of [m, trimmed(m, 1), trimmed(m, 2)]) {
     const body = JSON.stringify(candidate);
@@ -202,8 +227,10 @@ export function parseAlertMessage(text: string): AlertMessage {
   } catch {
     throw new Error('SNS message is not JSON');
   }
-  if (!isRecord(v) || v.schema !== ALERT_SCHEMA) throw new Error('SNS message is not a koperator-audit alert');
-  if (v.version !== ALERT_SCHEMA_VERSION) throw new Error(`alert message version ${String(v.version)} is not ${ALERT_SCHEMA_VERSION}`);
+  if (!isRecord(v) || v.schema !== ALERT_SCHEMA)
+    throw new Error('SNS message is not a koperator-audit alert');
+  if (v.version !== ALERT_SCHEMA_VERSION)
+    throw new Error(`alert message version ${String(v.version)} is not ${ALERT_SCHEMA_VERSION}`);
   if ((v.findingType !== 'loop' && v.findingType !== 'recreation') || !isRecord(v.finding)) {
     throw new Error('alert message has no finding');
   }

@@ -48,7 +48,11 @@ const TITLES: Record<AlertMessage['event'], string> = {
   recreation: 'Broker pod re-created',
 };
 
-const SEVERITY_MARK: Record<AlertMessage['severity'], string> = { critical: ':rotating_light:', warning: ':warning:', info: ':information_source:' };
+const SEVERITY_MARK: Record<AlertMessage['severity'], string> = {
+  critical: ':rotating_light:',
+  warning: ':warning:',
+  info: ':information_source:',
+};
 
 /** Plain-words advice per class, for single recreations (loops carry the analysis' own). */
 export function recommendationFor(c: Classification): string {
@@ -71,12 +75,17 @@ export function recommendationFor(c: Classification): string {
 }
 
 function fieldLines(fields: readonly FieldChange[]): string[] {
-  return fields.map((f) => `• ${code(f.path)}: ${code(f.from)} → ${code(f.to)}${f.by ? ` (by ${esc(f.by)})` : ''}`);
+  return fields.map(
+    (f) => `• ${code(f.path)}: ${code(f.from)} → ${code(f.to)}${f.by ? ` (by ${esc(f.by)})` : ''}`,
+  );
 }
 
 function whoOf(m: AlertMessage): string {
   if (m.findingType === 'loop') {
-    const who = m.finding.mutators.length > 0 ? m.finding.mutators : (m.latestRecreation?.fields.map((f) => f.by).filter((b): b is string => !!b) ?? []);
+    const who =
+      m.finding.mutators.length > 0
+        ? m.finding.mutators
+        : (m.latestRecreation?.fields.map((f) => f.by).filter((b): b is string => !!b) ?? []);
     return who.length > 0 ? [...new Set(who)].map(esc).join(', ') : 'unknown';
   }
   const r = m.finding;
@@ -92,7 +101,9 @@ function periodOf(m: AlertMessage): string {
     return `every ~${l.periodSeconds} s, ${l.firstAt} → ${l.lastAt}${l.active ? ' (still looping)' : ''}`;
   }
   const r: Recreation = m.finding;
-  return r.createdPod ? `${r.deletedPod.deletedAt} → ${r.createdPod.createdAt}` : `deleted ${r.deletedPod.deletedAt}, no successor seen`;
+  return r.createdPod
+    ? `${r.deletedPod.deletedAt} → ${r.createdPod.createdAt}`
+    : `deleted ${r.deletedPod.deletedAt}, no successor seen`;
 }
 
 export function buildSlackPayload(m: AlertMessage): SlackPayload {
@@ -114,19 +125,46 @@ export function buildSlackPayload(m: AlertMessage): SlackPayload {
         ? fieldLines(m.latestRecreation.fields)
         : m.finding.fields.map((p) => `• ${code(p)}`)
       : fieldLines(m.finding.fields);
-  const recommendation = m.findingType === 'loop' && m.finding.recommendation ? m.finding.recommendation : recommendationFor(f.classification);
+  const recommendation =
+    m.findingType === 'loop' && m.finding.recommendation
+      ? m.finding.recommendation
+      : recommendationFor(f.classification);
   const blocks: SlackBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: cut(title, HEADER_MAX), emoji: true } },
-    { type: 'section', text: { type: 'mrkdwn', text: `${SEVERITY_MARK[m.severity]} *${esc(TITLES[m.event])}* (${m.severity})` }, fields },
+    {
+      type: 'section',
+      text: {
+        type: 'mrkdwn',
+        text: `${SEVERITY_MARK[m.severity]} *${esc(TITLES[m.event])}* (${m.severity})`,
+      },
+      fields,
+    },
   ];
   if (changes.length > 0) {
-    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: cut(`*Fields (from → to)*\n${changes.join('\n')}`, SECTION_MAX) } });
+    blocks.push({
+      type: 'section',
+      text: { type: 'mrkdwn', text: cut(`*Fields (from → to)*\n${changes.join('\n')}`, SECTION_MAX) },
+    });
   }
-  blocks.push({ type: 'section', text: { type: 'mrkdwn', text: cut(`*Recommendation*\n${esc(recommendation)}`, SECTION_MAX) } });
+  blocks.push({
+    type: 'section',
+    text: { type: 'mrkdwn', text: cut(`*Recommendation*\n${esc(recommendation)}`, SECTION_MAX) },
+  });
   const ctx: SlackText[] = [];
-  if (m.report) ctx.push({ type: 'mrkdwn', text: m.report.url ? `<${m.report.url}|Full report>` : `Full report: ${code(m.report.uri)}` });
-  ctx.push({ type: 'mrkdwn', text: `alert ${code(m.id)} · window ${esc(m.window.from)} → ${esc(m.window.to)}` });
-  if (m.truncated && m.truncated.length > 0) ctx.push({ type: 'mrkdwn', text: `trimmed to fit SNS: ${esc(m.truncated.join(', '))}` });
+  if (m.report)
+    ctx.push({
+      type: 'mrkdwn',
+      text: m.report.url ? `<${m.report.url}|Full report>` : `Full report: ${code(m.report.uri)}`,
+    });
+  ctx.push({
+    type: 'mrkdwn',
+    text: `alert ${code(m.id)} · window ${esc(m.window.from)} → ${esc(m.window.to)}`,
+  });
+  if (m.truncated && m.truncated.length > 0)
+    ctx.push({ type: 'mrkdwn', text: `trimmed to fit SNS: ${esc(m.truncated.join(', '))}` });
   blocks.push({ type: 'context', elements: ctx });
-  return { text: cut(`${TITLES[m.event]}: ${broker} (${f.classification}, ${count}x) in ${m.cluster}`, SECTION_MAX), blocks };
+  return {
+    text: cut(`${TITLES[m.event]}: ${broker} (${f.classification}, ${count}x) in ${m.cluster}`, SECTION_MAX),
+    blocks,
+  };
 }

@@ -1,4 +1,10 @@
-import { diffAlerts, emptyAlertState, recreationKey, sameAlertState, type Findings } from '../../lib/alerts/diff';
+import {
+  diffAlerts,
+  emptyAlertState,
+  recreationKey,
+  sameAlertState,
+  type Findings,
+} from '../../lib/alerts/diff';
 import { defaultAlertOptions } from '../../lib/alerts/options';
 import { decodeAlertState, encodeAlertState } from '../../lib/alerts/state';
 import type { AlertOptions, AlertState } from '../../lib/alerts/types';
@@ -9,15 +15,32 @@ import type { Classification, Loop, Recreation } from '../../lib/model/findings'
 const T0 = Date.parse('2026-11-02T10:00:00Z');
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-function rec(broker: string, atMs: number, cls: Classification = 'external-mutation-revert', uid: string | null = `uid-${broker}-${atMs}`): Recreation {
+function rec(
+  broker: string,
+  atMs: number,
+  cls: Classification = 'external-mutation-revert',
+  uid: string | null = `uid-${broker}-${atMs}`,
+): Recreation {
   return {
     namespace: 'kafka',
     kafkaCluster: 'orders',
     brokerId: broker,
-    deletedPod: { name: `orders-${broker}-${atMs}`, uid, deletedAt: iso(atMs), deletedBy: 'system:serviceaccount:kafka:kafka-operator' },
+    deletedPod: {
+      name: `orders-${broker}-${atMs}`,
+      uid,
+      deletedAt: iso(atMs),
+      deletedBy: 'system:serviceaccount:kafka:kafka-operator',
+    },
     createdPod: { name: `orders-${broker}-${atMs + 1}`, uid: null, createdAt: iso(atMs + 1000) },
     classification: cls,
-    fields: [{ path: 'spec.containers[name=kafka].resources.requests.cpu', from: '1', to: '500m', by: 'scaleops/pods.scaleops.sh' }],
+    fields: [
+      {
+        path: 'spec.containers[name=kafka].resources.requests.cpu',
+        from: '1',
+        to: '500m',
+        by: 'scaleops/pods.scaleops.sh',
+      },
+    ],
     wouldRestart: { threeWayMerge: true, intentDiff: false },
     evidence: [],
   };
@@ -48,7 +71,12 @@ function loopOf(recs: Recreation[], active: boolean): Loop {
 const opts = (o: Partial<AlertOptions> = {}): AlertOptions => ({ ...defaultAlertOptions(), ...o });
 
 function run(prev: AlertState | null, findings: Findings, nowMs: number, o: Partial<AlertOptions> = {}) {
-  return diffAlerts(prev, findings, { cluster: 'eks-a', now: new Date(nowMs), windowStart: new Date(nowMs - 6 * 3600_000), options: opts(o) });
+  return diffAlerts(prev, findings, {
+    cluster: 'eks-a',
+    now: new Date(nowMs),
+    windowStart: new Date(nowMs - 6 * 3600_000),
+    options: opts(o),
+  });
 }
 
 const names = (r: { events: { event: string }[] }): string[] => r.events.map((e) => e.event);
@@ -83,8 +111,12 @@ describe('diffAlerts: loops', () => {
   ])('escalates from %i to %i recreations with factor %i: %s', (before, after, factor, escalated) => {
     const a = series('1', T0, before);
     const b = series('1', T0, after);
-    const first = run(null, { recreations: a, loops: [loopOf(a, true)] }, T0 + 60_000, { escalationFactor: factor });
-    const second = run(first.next, { recreations: b, loops: [loopOf(b, true)] }, T0 + 200_000, { escalationFactor: factor });
+    const first = run(null, { recreations: a, loops: [loopOf(a, true)] }, T0 + 60_000, {
+      escalationFactor: factor,
+    });
+    const second = run(first.next, { recreations: b, loops: [loopOf(b, true)] }, T0 + 200_000, {
+      escalationFactor: factor,
+    });
     expect(names(second)).toEqual(escalated ? ['loop-escalated'] : []);
   });
 
@@ -135,7 +167,11 @@ describe('diffAlerts: loops', () => {
     const a = series('1', T0, 3);
     const b = series('1', T0 + 3600_000, 3);
     const first = run(null, { recreations: a, loops: [loopOf(a, false)] }, T0 + 60_000);
-    const second = run(first.next, { recreations: [...a, ...b], loops: [loopOf(a, false), loopOf(b, true)] }, T0 + 3700_000);
+    const second = run(
+      first.next,
+      { recreations: [...a, ...b], loops: [loopOf(a, false), loopOf(b, true)] },
+      T0 + 3700_000,
+    );
     expect(names(second)).toEqual(['loop-started']);
     expect(second.next.loops).toHaveLength(2);
   });
@@ -146,7 +182,11 @@ describe('diffAlerts: loops', () => {
     const firstHalf = all.slice(0, 6);
     const secondView = all.slice(6);
     const first = run(null, { recreations: firstHalf, loops: [loopOf(firstHalf, true)] }, T0 + 60_000);
-    const second = run(first.next, { recreations: secondView, loops: [loopOf(secondView, true)] }, T0 + 120_000);
+    const second = run(
+      first.next,
+      { recreations: secondView, loops: [loopOf(secondView, true)] },
+      T0 + 120_000,
+    );
     expect(names(second)).toEqual(['loop-escalated']);
     const ev = second.events[0]!;
     expect(ev.kind === 'loop' && ev.totalCount).toBe(12);
@@ -171,13 +211,44 @@ describe('diffAlerts: loops', () => {
 describe('diffAlerts: recreations', () => {
   it.each<[string, Classification[], boolean, Recreation[], Loop[], number]>([
     ['default classes, lone revert', ['external-mutation-revert', 'unknown'], false, [rec('2', T0)], [], 1],
-    ['class not chosen', ['external-mutation-revert', 'unknown'], false, [rec('2', T0, 'intent-change')], [], 0],
-    ['unknown is chosen by default', ['external-mutation-revert', 'unknown'], false, [rec('2', T0, 'unknown')], [], 1],
-    ['loop members stay quiet', ['external-mutation-revert'], false, series('3', T0, 3), [loopOf(series('3', T0, 3), true)], 0],
-    ['loop members on request', ['external-mutation-revert'], true, series('3', T0, 3), [loopOf(series('3', T0, 3), true)], 3],
+    [
+      'class not chosen',
+      ['external-mutation-revert', 'unknown'],
+      false,
+      [rec('2', T0, 'intent-change')],
+      [],
+      0,
+    ],
+    [
+      'unknown is chosen by default',
+      ['external-mutation-revert', 'unknown'],
+      false,
+      [rec('2', T0, 'unknown')],
+      [],
+      1,
+    ],
+    [
+      'loop members stay quiet',
+      ['external-mutation-revert'],
+      false,
+      series('3', T0, 3),
+      [loopOf(series('3', T0, 3), true)],
+      0,
+    ],
+    [
+      'loop members on request',
+      ['external-mutation-revert'],
+      true,
+      series('3', T0, 3),
+      [loopOf(series('3', T0, 3), true)],
+      3,
+    ],
     ['no classes chosen', [], false, [rec('2', T0)], [], 0],
   ])('%s', (_name, classes, members, recreations, loops, expected) => {
-    const out = run(null, { recreations, loops }, T0 + 60_000, { recreationClasses: classes, alertLoopMembers: members });
+    const out = run(null, { recreations, loops }, T0 + 60_000, {
+      recreationClasses: classes,
+      alertLoopMembers: members,
+    });
     expect(out.events.filter((e) => e.kind === 'recreation')).toHaveLength(expected);
   });
 
@@ -186,7 +257,11 @@ describe('diffAlerts: recreations', () => {
     const noUid = rec('4', T0 + 5000, 'unknown', null);
     expect(recreationKey(noUid)).toBe(`kafka/${noUid.deletedPod.name}@${noUid.deletedPod.deletedAt}`);
     const first = run(null, { recreations: [withUid, noUid], loops: [] }, T0 + 60_000);
-    const second = run(first.next, { recreations: [withUid, noUid, rec('2', T0 + 90_000)], loops: [] }, T0 + 120_000);
+    const second = run(
+      first.next,
+      { recreations: [withUid, noUid, rec('2', T0 + 90_000)], loops: [] },
+      T0 + 120_000,
+    );
     expect(first.events).toHaveLength(2);
     expect(second.events).toHaveLength(1);
   });

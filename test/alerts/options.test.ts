@@ -3,12 +3,19 @@ import { alertOptionsFromEnv, defaultAlertOptions } from '../../lib/alerts/optio
 describe('alertOptionsFromEnv', () => {
   it('defaults: doubling escalates; external-mutation-revert and unknown recreations; loop members quiet', () => {
     expect(alertOptionsFromEnv({})).toEqual(defaultAlertOptions());
-    expect(defaultAlertOptions()).toMatchObject({ escalationFactor: 2, recreationClasses: ['external-mutation-revert', 'unknown'], alertLoopMembers: false });
+    expect(defaultAlertOptions()).toMatchObject({
+      escalationFactor: 2,
+      recreationClasses: ['external-mutation-revert', 'unknown'],
+      alertLoopMembers: false,
+    });
   });
 
   it.each([
     [{ ALERT_ESCALATION_FACTOR: '3' }, { escalationFactor: 3 }],
-    [{ ALERT_RECREATION_CLASSES: 'intent-change, external-deletion' }, { recreationClasses: ['intent-change', 'external-deletion'] }],
+    [
+      { ALERT_RECREATION_CLASSES: 'intent-change, external-deletion' },
+      { recreationClasses: ['intent-change', 'external-deletion'] },
+    ],
     [{ ALERT_RECREATION_CLASSES: 'none' }, { recreationClasses: [] }],
     [{ ALERT_LOOP_MEMBERS: 'true' }, { alertLoopMembers: true }],
     [{ LOOP_MAX_GAP_SECONDS: '300' }, { loopMaxGapSeconds: 300 }],

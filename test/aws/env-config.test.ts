@@ -4,28 +4,52 @@ describe('function configuration from the environment', () => {
   it('ingest: bucket required, layout and cluster defaults', () => {
     expect(ingestConfigFromEnv({ BUCKET: 'b' })).toEqual({
       factsBucket: 'b',
-      layout: { logsPrefix: 'logs/', factsPrefix: 'facts/', reportsPrefix: 'reports/', statePrefix: 'state/' },
+      layout: {
+        logsPrefix: 'logs/',
+        factsPrefix: 'facts/',
+        reportsPrefix: 'reports/',
+        statePrefix: 'state/',
+      },
       defaultCluster: 'default',
     });
     expect(() => ingestConfigFromEnv({})).toThrow(/BUCKET is not set/);
-    expect(ingestConfigFromEnv({ BUCKET: 'b', FACTS_BUCKET: 'f', LOGS_PREFIX: 'raw/', MAX_LINE_BYTES: '1024' })).toMatchObject({ factsBucket: 'f', layout: { logsPrefix: 'raw/' }, maxLineBytes: 1024 });
+    expect(
+      ingestConfigFromEnv({ BUCKET: 'b', FACTS_BUCKET: 'f', LOGS_PREFIX: 'raw/', MAX_LINE_BYTES: '1024' }),
+    ).toMatchObject({ factsBucket: 'f', layout: { logsPrefix: 'raw/' }, maxLineBytes: 1024 });
   });
 
   it('analyze: defaults are a 6 h window, 1 h of context, loops of 3 within 10 min, s3:// report links', () => {
     const c = analyzeConfigFromEnv({ BUCKET: 'b', TOPIC_ARN: 'arn:t' });
-    expect(c).toMatchObject({ lookbackSeconds: 21600, contextSeconds: 3600, clusters: [], reportLink: { mode: 's3', expiresSeconds: 86400 } });
+    expect(c).toMatchObject({
+      lookbackSeconds: 21600,
+      contextSeconds: 3600,
+      clusters: [],
+      reportLink: { mode: 's3', expiresSeconds: 86400 },
+    });
     expect(c.analysis).toMatchObject({ loopMinCount: 3, loopMaxGapSeconds: 600 });
-    expect(c.alerts).toMatchObject({ escalationFactor: 2, recreationClasses: ['external-mutation-revert', 'unknown'], loopMaxGapSeconds: 600 });
+    expect(c.alerts).toMatchObject({
+      escalationFactor: 2,
+      recreationClasses: ['external-mutation-revert', 'unknown'],
+      loopMaxGapSeconds: 600,
+    });
   });
 
   it.each([
     [{ LOOKBACK: '90m' }, { lookbackSeconds: 5400 }],
     [{ CONTEXT: '0' }, { contextSeconds: 0 }],
     [{ CLUSTERS: 'a, b' }, { clusters: ['a', 'b'] }],
-    [{ REPORT_LINK: 'presigned', REPORT_URL_EXPIRES: '2h' }, { reportLink: { mode: 'presigned', expiresSeconds: 7200 } }],
+    [
+      { REPORT_LINK: 'presigned', REPORT_URL_EXPIRES: '2h' },
+      { reportLink: { mode: 'presigned', expiresSeconds: 7200 } },
+    ],
     [{ LOOP_MAX_GAP: '5m' }, { analysis: { loopMaxGapSeconds: 300 }, alerts: { loopMaxGapSeconds: 300 } }],
-    [{ OPERATOR_USERS: 'system:serviceaccount:kafka:kafka-operator' }, { analysis: { operatorUsers: ['system:serviceaccount:kafka:kafka-operator'] } }],
-  ])('analyze %j', (env, expected) => expect(analyzeConfigFromEnv({ BUCKET: 'b', TOPIC_ARN: 't', ...env })).toMatchObject(expected));
+    [
+      { OPERATOR_USERS: 'system:serviceaccount:kafka:kafka-operator' },
+      { analysis: { operatorUsers: ['system:serviceaccount:kafka:kafka-operator'] } },
+    ],
+  ])('analyze %j', (env, expected) =>
+    expect(analyzeConfigFromEnv({ BUCKET: 'b', TOPIC_ARN: 't', ...env })).toMatchObject(expected),
+  );
 
   it.each([
     [{ TOPIC_ARN: 't' }, /BUCKET/],
@@ -37,7 +61,12 @@ describe('function configuration from the environment', () => {
   ])('analyze refuses %j', (env, msg) => expect(() => analyzeConfigFromEnv(env)).toThrow(msg));
 
   it('notify: the parameter name, a 15 min cache, five attempts', () => {
-    expect(notifyConfigFromEnv({ SLACK_WEBHOOK_PARAMETER: '/p' })).toEqual({ webhookParameter: '/p', secretTtlMs: 900_000, maxAttempts: 5, maxDelayMs: 20_000 });
+    expect(notifyConfigFromEnv({ SLACK_WEBHOOK_PARAMETER: '/p' })).toEqual({
+      webhookParameter: '/p',
+      secretTtlMs: 900_000,
+      maxAttempts: 5,
+      maxDelayMs: 20_000,
+    });
     expect(() => notifyConfigFromEnv({})).toThrow(/SLACK_WEBHOOK_PARAMETER/);
   });
 });

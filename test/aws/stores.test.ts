@@ -41,7 +41,10 @@ const op = (at: string, source = 's3://stores/logs/a.log', msg = 'm'): OperatorF
 
 describe('alert state store', () => {
   it('reads nothing at first, then the written state with its ETag', async () => {
-    expect(await loadAlertState(s3, 'stores', 'state/cluster=x/alerts.json')).toEqual({ text: null, etag: null });
+    expect(await loadAlertState(s3, 'stores', 'state/cluster=x/alerts.json')).toEqual({
+      text: null,
+      etag: null,
+    });
     const etag = await saveAlertState(s3, 'stores', 'state/cluster=x/alerts.json', '{"v":1}', null);
     const read = await loadAlertState(s3, 'stores', 'state/cluster=x/alerts.json');
     expect(read).toEqual({ text: '{"v":1}', etag });
@@ -55,22 +58,58 @@ describe('alert state store', () => {
   // failing, fauxqs enforces the conditions and a race test can replace it.
   it('fauxqs 1.9 does not enforce If-None-Match / If-Match on PutObject', async () => {
     await s3.send(new PutObjectCommand({ Bucket: 'stores', Key: 'probe.json', Body: 'a' }));
-    await expect(s3.send(new PutObjectCommand({ Bucket: 'stores', Key: 'probe.json', Body: 'b', IfNoneMatch: '*' }))).resolves.toBeDefined();
-    await expect(s3.send(new PutObjectCommand({ Bucket: 'stores', Key: 'probe.json', Body: 'c', IfMatch: '"not-the-etag"' }))).resolves.toBeDefined();
+    await expect(
+      s3.send(new PutObjectCommand({ Bucket: 'stores', Key: 'probe.json', Body: 'b', IfNoneMatch: '*' })),
+    ).resolves.toBeDefined();
+    await expect(
+      s3.send(
+        new PutObjectCommand({ Bucket: 'stores', Key: 'probe.json', Body: 'c', IfMatch: '"not-the-etag"' }),
+      ),
+    ).resolves.toBeDefined();
   });
 });
 
 describe('facts store', () => {
   it('writes one object per hour and reads a window back merged, in order, without duplicates', async () => {
-    const facts = [op('2026-11-02T09:59:00Z'), op('2026-11-02T10:00:01Z'), op('2026-11-02T11:30:00Z'), op('bad time')];
-    const w = await writeFacts(s3, 'stores', layout, { cluster: 'eks-a', bucket: 'stores', key: 'logs/eks-a/a.log', etag: 'e1' }, facts);
+    const facts = [
+      op('2026-11-02T09:59:00Z'),
+      op('2026-11-02T10:00:01Z'),
+      op('2026-11-02T11:30:00Z'),
+      op('bad time'),
+    ];
+    const w = await writeFacts(
+      s3,
+      'stores',
+      layout,
+      { cluster: 'eks-a', bucket: 'stores', key: 'logs/eks-a/a.log', etag: 'e1' },
+      facts,
+    );
     expect(w.keys).toHaveLength(3);
     expect(w.untimed).toBe(1);
     // The same line shipped by a second pipeline, in another object.
-    await writeFacts(s3, 'stores', layout, { cluster: 'eks-a', bucket: 'stores', key: 'logs/eks-a/b.log', etag: 'e2' }, [op('2026-11-02T10:00:01Z', 's3://stores/logs/eks-a/b.log')]);
-    await writeFacts(s3, 'stores', layout, { cluster: 'eks-b', bucket: 'stores', key: 'logs/eks-b/a.log', etag: 'e3' }, [op('2026-11-02T10:00:00Z')]);
+    await writeFacts(
+      s3,
+      'stores',
+      layout,
+      { cluster: 'eks-a', bucket: 'stores', key: 'logs/eks-a/b.log', etag: 'e2' },
+      [op('2026-11-02T10:00:01Z', 's3://stores/logs/eks-a/b.log')],
+    );
+    await writeFacts(
+      s3,
+      'stores',
+      layout,
+      { cluster: 'eks-b', bucket: 'stores', key: 'logs/eks-b/a.log', etag: 'e3' },
+      [op('2026-11-02T10:00:00Z')],
+    );
     expect(await listFactsClusters(s3, 'stores', layout)).toEqual(['eks-a', 'eks-b']);
-    const win = await readFactsWindow(s3, 'stores', layout, 'eks-a', new Date('2026-11-02T10:00:00Z'), new Date('2026-11-02T11:00:00Z'));
+    const win = await readFactsWindow(
+      s3,
+      'stores',
+      layout,
+      'eks-a',
+      new Date('2026-11-02T10:00:00Z'),
+      new Date('2026-11-02T11:00:00Z'),
+    );
     expect(win.objects).toBe(2 + 1);
     expect(win.facts.map((f) => f.at)).toEqual(['2026-11-02T10:00:01Z']);
   });
@@ -78,8 +117,16 @@ describe('facts store', () => {
 
 describe('report store', () => {
   it('links reports as s3:// URIs, or pre-signed URLs that fetch the report', async () => {
-    expect(await writeReport(s3, 'stores', 'reports/r1.json', { a: 1 }, { mode: 's3', expiresSeconds: 60 })).toEqual({ uri: 's3://stores/reports/r1.json' });
-    const link = await writeReport(s3, 'stores', 'reports/r2.json', { a: 2 }, { mode: 'presigned', expiresSeconds: 60 });
+    expect(
+      await writeReport(s3, 'stores', 'reports/r1.json', { a: 1 }, { mode: 's3', expiresSeconds: 60 }),
+    ).toEqual({ uri: 's3://stores/reports/r1.json' });
+    const link = await writeReport(
+      s3,
+      'stores',
+      'reports/r2.json',
+      { a: 2 },
+      { mode: 'presigned', expiresSeconds: 60 },
+    );
     expect(link.url).toMatch(/X-Amz-Signature=/);
     expect(link.url).toMatch(/X-Amz-Expires=60/);
     expect(await (await fetch(link.url!)).json()).toEqual({ a: 2 });
@@ -96,8 +143,16 @@ describe('SSM secret', () => {
   it('reads with decryption once, serves from cache until the TTL, then reads again', async () => {
     let now = 0;
     const client = new SSMClient({ ...fx.clientConfig, endpoint: ssm.endpoint });
-    const secret = cachedSsmParameter(() => client, '/p', 1000, () => now);
-    expect(await Promise.all([secret.get(), secret.get()])).toEqual(['https://hooks.example/1', 'https://hooks.example/1']);
+    const secret = cachedSsmParameter(
+      () => client,
+      '/p',
+      1000,
+      () => now,
+    );
+    expect(await Promise.all([secret.get(), secret.get()])).toEqual([
+      'https://hooks.example/1',
+      'https://hooks.example/1',
+    ]);
     expect(ssm.requests).toEqual([{ name: '/p', withDecryption: true }]);
     now = 999;
     await secret.get();
@@ -118,12 +173,26 @@ describe('SSM secret', () => {
 
 describe('backfill', () => {
   it('enqueues one S3 ObjectCreated notification per object under the prefix', async () => {
-    for (let i = 0; i < 13; i++) await s3.send(new PutObjectCommand({ Bucket: 'stores', Key: `logs/eks-c/f${String(i).padStart(2, '0')}.log`, Body: `line ${i}` }));
+    for (let i = 0; i < 13; i++)
+      await s3.send(
+        new PutObjectCommand({
+          Bucket: 'stores',
+          Key: `logs/eks-c/f${String(i).padStart(2, '0')}.log`,
+          Body: `line ${i}`,
+        }),
+      );
     await s3.send(new PutObjectCommand({ Bucket: 'stores', Key: 'logs/eks-c/folder/', Body: '' }));
     const sqs = new SQSClient(fx.clientConfig);
     const q = await sqs.send(new CreateQueueCommand({ QueueName: 'backfill' }));
     const lines: string[] = [];
-    const res = await runBackfill({ uri: 's3://stores/logs/eks-c/', queueUrl: q.QueueUrl!, region: 'us-east-1', s3, sqs, log: (l) => lines.push(l) });
+    const res = await runBackfill({
+      uri: 's3://stores/logs/eks-c/',
+      queueUrl: q.QueueUrl!,
+      region: 'us-east-1',
+      s3,
+      sqs,
+      log: (l) => lines.push(l),
+    });
     expect(res).toEqual({ objects: 13, failed: [] });
     expect(lines).toEqual(['enqueued 13 objects from s3://stores/logs/eks-c/']);
     const msgs = await drainQueue(sqs, q.QueueUrl!);
@@ -131,9 +200,15 @@ describe('backfill', () => {
       const p = parseS3Notification(m.Body!);
       return p.kind === 'objects' ? p.objects : [];
     });
-    expect(objects.map((o) => o.key).sort()).toEqual(Array.from({ length: 13 }, (_, i) => `logs/eks-c/f${String(i).padStart(2, '0')}.log`));
+    expect(objects.map((o) => o.key).sort()).toEqual(
+      Array.from({ length: 13 }, (_, i) => `logs/eks-c/f${String(i).padStart(2, '0')}.log`),
+    );
     expect(objects.every((o) => /^[0-9a-f]{32}$/.test(o.etag ?? ''))).toBe(true);
-    expect(await runBackfill({ uri: 's3://stores/logs/eks-c/', queueUrl: q.QueueUrl!, s3, sqs, dryRun: true })).toEqual({ objects: 13, failed: [] });
-    await expect(runBackfill({ uri: 'stores/logs', queueUrl: q.QueueUrl!, s3, sqs })).rejects.toThrow(/not an s3:\/\/ URI/);
+    expect(
+      await runBackfill({ uri: 's3://stores/logs/eks-c/', queueUrl: q.QueueUrl!, s3, sqs, dryRun: true }),
+    ).toEqual({ objects: 13, failed: [] });
+    await expect(runBackfill({ uri: 'stores/logs', queueUrl: q.QueueUrl!, s3, sqs })).rejects.toThrow(
+      /not an s3:\/\/ URI/,
+    );
   });
 });

@@ -30,9 +30,23 @@ beforeAll(() => {
   outDir = mkdtempSync(path.join(tmpdir(), 'koperator-audit-package-'));
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: outDir };
   // No credentials at all: the script must bring its own dummies.
-  for (const k of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE', 'AWS_REGION', 'AWS_DEFAULT_REGION']) delete env[k];
-  const res = spawnSync('npm', ['run', '--silent', 'package', '--', '--stage', 'test', '--package', outDir], { cwd: root, env, encoding: 'utf8', timeout: 120_000 });
-  if (res.status !== 0) throw new Error(`npm run package failed (${res.status}):\n${res.stdout}\n${res.stderr}`);
+  for (const k of [
+    'AWS_ACCESS_KEY_ID',
+    'AWS_SECRET_ACCESS_KEY',
+    'AWS_SESSION_TOKEN',
+    'AWS_PROFILE',
+    'AWS_REGION',
+    'AWS_DEFAULT_REGION',
+  ])
+    delete env[k];
+  const res = spawnSync('npm', ['run', '--silent', 'package', '--', '--stage', 'test', '--package', outDir], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  if (res.status !== 0)
+    throw new Error(`npm run package failed (${res.status}):\n${res.stdout}\n${res.stderr}`);
   template = JSON.parse(readFileSync(path.join(outDir, 'cloudformation-template-update-stack.json'), 'utf8'));
 }, 120_000);
 
@@ -43,7 +57,8 @@ const res = (id: string): Resource => {
   if (!r) throw new Error(`no resource ${id}`);
   return r;
 };
-const ofType = (type: string): [string, Resource][] => Object.entries(template.Resources).filter(([, r]) => r.Type === type);
+const ofType = (type: string): [string, Resource][] =>
+  Object.entries(template.Resources).filter(([, r]) => r.Type === type);
 const statementsOf = (role: string): Statement[] =>
   (res(role).Properties.Policies as { PolicyDocument: { Statement: unknown[] } }[])
     .flatMap((p) => p.PolicyDocument.Statement)
@@ -54,18 +69,28 @@ const text = (v: unknown): string => JSON.stringify(v);
 
 describe('osls package (offline)', () => {
   it('bundles each function on its own with esbuild', () => {
-    const zips = readdirSync(outDir).filter((f) => f.endsWith('.zip')).sort();
+    const zips = readdirSync(outDir)
+      .filter((f) => f.endsWith('.zip'))
+      .sort();
     expect(zips).toEqual(['analyze.zip', 'ingest.zip', 'notifySlack.zip']);
   });
 
   it('declares the three functions on Node 20 with their own roles', () => {
     const fns = ofType('AWS::Lambda::Function');
-    expect(fns.map(([id]) => id).sort()).toEqual(['AnalyzeLambdaFunction', 'IngestLambdaFunction', 'NotifySlackLambdaFunction']);
+    expect(fns.map(([id]) => id).sort()).toEqual([
+      'AnalyzeLambdaFunction',
+      'IngestLambdaFunction',
+      'NotifySlackLambdaFunction',
+    ]);
     for (const [, f] of fns) expect(f.Properties.Runtime).toMatch(/^nodejs(20|22)\.x$/);
     expect(text(res('IngestLambdaFunction').Properties.Role)).toContain('IngestRole');
     expect(text(res('AnalyzeLambdaFunction').Properties.Role)).toContain('AnalyzeRole');
     expect(text(res('NotifySlackLambdaFunction').Properties.Role)).toContain('NotifyRole');
-    expect(ofType('AWS::IAM::Role').map(([id]) => id).sort()).toEqual(['AnalyzeRole', 'IngestRole', 'NotifyRole']);
+    expect(
+      ofType('AWS::IAM::Role')
+        .map(([id]) => id)
+        .sort(),
+    ).toEqual(['AnalyzeRole', 'IngestRole', 'NotifyRole']);
   });
 
   it('runs one analysis at a time', () => {
@@ -87,10 +112,19 @@ describe('osls package (offline)', () => {
 
   it('notifies the ingest queue of objects created under the logs prefix, through a queue policy scoped to the bucket', () => {
     const bucket = res('LogsBucket');
-    const qc = (bucket.Properties.NotificationConfiguration as { QueueConfigurations: Json[] }).QueueConfigurations;
-    expect(qc).toEqual([{ Event: 's3:ObjectCreated:*', Queue: { 'Fn::GetAtt': ['IngestQueue', 'Arn'] }, Filter: { S3Key: { Rules: [{ Name: 'prefix', Value: 'logs/' }] } } }]);
+    const qc = (bucket.Properties.NotificationConfiguration as { QueueConfigurations: Json[] })
+      .QueueConfigurations;
+    expect(qc).toEqual([
+      {
+        Event: 's3:ObjectCreated:*',
+        Queue: { 'Fn::GetAtt': ['IngestQueue', 'Arn'] },
+        Filter: { S3Key: { Rules: [{ Name: 'prefix', Value: 'logs/' }] } },
+      },
+    ]);
     expect(bucket.DependsOn).toContain('IngestQueuePolicy');
-    const allow = (res('IngestQueuePolicy').Properties.PolicyDocument as { Statement: Statement[] }).Statement.find((s) => s.Effect === 'Allow')!;
+    const allow = (
+      res('IngestQueuePolicy').Properties.PolicyDocument as { Statement: Statement[] }
+    ).Statement.find((s) => s.Effect === 'Allow')!;
     expect(allow).toMatchObject({ Principal: { Service: 's3.amazonaws.com' }, Action: 'sqs:SendMessage' });
     expect(text(allow.Condition)).toContain('aws:SourceArn');
     expect(text(allow.Condition)).toContain('aws:SourceAccount');
@@ -98,17 +132,29 @@ describe('osls package (offline)', () => {
 
   it('dead-letters ingest messages after a bounded number of receives', () => {
     const q = res('IngestQueue').Properties;
-    expect(q.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': ['IngestDeadLetterQueue', 'Arn'] }, maxReceiveCount: 5 });
+    expect(q.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': ['IngestDeadLetterQueue', 'Arn'] },
+      maxReceiveCount: 5,
+    });
     // At least six times the function timeout, so a slow batch is not redelivered mid-way.
-    expect(q.VisibilityTimeout).toBeGreaterThanOrEqual(6 * (res('IngestLambdaFunction').Properties.Timeout as number));
+    expect(q.VisibilityTimeout).toBeGreaterThanOrEqual(
+      6 * (res('IngestLambdaFunction').Properties.Timeout as number),
+    );
   });
 
   it('encrypts the bucket, the queues and the topic, and denies non-TLS access to the bucket', () => {
     const enc = text(res('LogsBucket').Properties.BucketEncryption);
     expect(enc).toContain('AES256');
     expect(enc).toContain('aws:kms');
-    expect(res('LogsBucket').Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
-    const deny = (res('LogsBucketPolicy').Properties.PolicyDocument as { Statement: Statement[] }).Statement.find((s) => s.Effect === 'Deny')!;
+    expect(res('LogsBucket').Properties.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    const deny = (
+      res('LogsBucketPolicy').Properties.PolicyDocument as { Statement: Statement[] }
+    ).Statement.find((s) => s.Effect === 'Deny')!;
     expect(deny).toMatchObject({ Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } });
     expect(res('IngestQueue').Properties.SqsManagedSseEnabled).toBe(true);
     expect(res('IngestDeadLetterQueue').Properties.SqsManagedSseEnabled).toBe(true);
@@ -135,17 +181,48 @@ describe('osls package (offline)', () => {
         const r = text(s.Resource);
         expect(r).not.toBe('"*"');
         // Wildcards only as a trailing suffix of a specific prefix (objects under logs/, a log group's streams).
-        for (const m of r.matchAll(/\*/g)) expect(r.slice(0, m.index).match(/(logs\/|facts\/|state\/|reports\/|-(ingest|analyze|notifySlack):)$/)).not.toBeNull();
+        for (const m of r.matchAll(/\*/g))
+          expect(
+            r.slice(0, m.index).match(/(logs\/|facts\/|state\/|reports\/|-(ingest|analyze|notifySlack):)$/),
+          ).not.toBeNull();
       }
     }
   });
 
   it.each([
-    ['IngestRole', ['logs:CreateLogStream', 'logs:PutLogEvents', 's3:GetObject', 's3:PutObject', 'sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:ReceiveMessage']],
-    ['AnalyzeRole', ['logs:CreateLogStream', 'logs:PutLogEvents', 's3:GetObject', 's3:ListBucket', 's3:PutObject', 'sns:Publish']],
+    [
+      'IngestRole',
+      [
+        'logs:CreateLogStream',
+        'logs:PutLogEvents',
+        's3:GetObject',
+        's3:PutObject',
+        'sqs:ChangeMessageVisibility',
+        'sqs:DeleteMessage',
+        'sqs:GetQueueAttributes',
+        'sqs:ReceiveMessage',
+      ],
+    ],
+    [
+      'AnalyzeRole',
+      [
+        'logs:CreateLogStream',
+        'logs:PutLogEvents',
+        's3:GetObject',
+        's3:ListBucket',
+        's3:PutObject',
+        'sns:Publish',
+      ],
+    ],
     ['NotifyRole', ['logs:CreateLogStream', 'logs:PutLogEvents', 'ssm:GetParameter']],
   ])('%s may do only what its function does', (role, expected) => {
-    const got = [...new Set(statementsOf(role).flatMap(actions).filter((a) => !a.startsWith('kms:')))].sort();
+    const got = [
+      ...new Set(
+        statementsOf(role)
+          .flatMap(actions)
+          .filter((a) => !a.startsWith('kms:')),
+      ),
+    ].sort();
     expect(got).toEqual(expected);
   });
 
@@ -172,9 +249,20 @@ describe('osls package (offline)', () => {
 
   it('alarms on active loops (from the EMF metric) and on dead-lettered messages', () => {
     const loops = res('ActiveLoopsAlarm').Properties;
-    expect(loops).toMatchObject({ Namespace: 'KoperatorAudit', MetricName: 'ActiveLoops', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', Dimensions: [{ Name: 'service', Value: 'koperator-audit' }] });
+    expect(loops).toMatchObject({
+      Namespace: 'KoperatorAudit',
+      MetricName: 'ActiveLoops',
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+      Dimensions: [{ Name: 'service', Value: 'koperator-audit' }],
+    });
     const dlq = res('IngestDeadLetterAlarm').Properties;
-    expect(dlq).toMatchObject({ Namespace: 'AWS/SQS', MetricName: 'ApproximateNumberOfMessagesVisible', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
+    expect(dlq).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
     expect(text(dlq.Dimensions)).toContain('IngestDeadLetterQueue');
   });
 });

@@ -21,7 +21,18 @@ function podFact(auditID: string, at: string, stage = 'ResponseComplete', source
 }
 
 function opFact(at: string, source: string): OperatorFact {
-  return { type: 'operator', at, src: { source, line: 7 }, msg: 'resource diffs', level: 'debug', kafkaCluster: 'orders-kafka', namespace: 'kafka', pod: null, brokerId: '1', fields: { patch: '{}' } };
+  return {
+    type: 'operator',
+    at,
+    src: { source, line: 7 },
+    msg: 'resource diffs',
+    level: 'debug',
+    kafkaCluster: 'orders-kafka',
+    namespace: 'kafka',
+    pod: null,
+    brokerId: '1',
+    fields: { patch: '{}' },
+  };
 }
 
 const header = { source: 's3://logs/a.log', etag: 'abc', cluster: 'eks-a', hour: '2026-11-02-10' };
@@ -38,10 +49,30 @@ describe('facts codec', () => {
   it.each([
     ['no header', '', /no JSON header/],
     ['foreign JSON', '{"hello":1}\n', /does not name/],
-    ['newer version', JSON.stringify({ format: FACTS_FORMAT, factsVersion: FACTS_VERSION + 1 }) + '\n', /version 2; this reader knows version 1/],
-    ['damaged line', encodeFacts(header, [podFact('a', '2026-11-02T10:00:00Z')]).replace('"type":"pod"', '"type":"pod"}{'), /line 2 is not JSON/],
-    ['not a fact', JSON.stringify({ format: FACTS_FORMAT, factsVersion: FACTS_VERSION, count: 1 }) + '\n{"type":"secret","at":"x"}\n', /line 2 is not a fact/],
-    ['short object', encodeFacts(header, [podFact('a', '2026-11-02T10:00:00Z'), podFact('b', '2026-11-02T10:00:00Z')]).split('\n').slice(0, 2).join('\n'), /announces 2 facts but holds 1/],
+    [
+      'newer version',
+      JSON.stringify({ format: FACTS_FORMAT, factsVersion: FACTS_VERSION + 1 }) + '\n',
+      /version 2; this reader knows version 1/,
+    ],
+    [
+      'damaged line',
+      encodeFacts(header, [podFact('a', '2026-11-02T10:00:00Z')]).replace('"type":"pod"', '"type":"pod"}{'),
+      /line 2 is not JSON/,
+    ],
+    [
+      'not a fact',
+      JSON.stringify({ format: FACTS_FORMAT, factsVersion: FACTS_VERSION, count: 1 }) +
+        '\n{"type":"secret","at":"x"}\n',
+      /line 2 is not a fact/,
+    ],
+    [
+      'short object',
+      encodeFacts(header, [podFact('a', '2026-11-02T10:00:00Z'), podFact('b', '2026-11-02T10:00:00Z')])
+        .split('\n')
+        .slice(0, 2)
+        .join('\n'),
+      /announces 2 facts but holds 1/,
+    ],
   ])('refuses %s', (_name, text, message) => {
     expect(() => decodeFacts(text)).toThrow(message);
   });
@@ -56,7 +87,9 @@ describe('facts codec', () => {
       podFact('z', '2026-11-02T10:00:04Z', 'RequestReceived', 'export.gz'),
     ];
     const merged = mergeFacts([a, b]);
-    expect(merged.map((f) => (f.type === 'operator' ? `op:${f.src.source}` : `${f.auditID}:${f.stage}`))).toEqual([
+    expect(
+      merged.map((f) => (f.type === 'operator' ? `op:${f.src.source}` : `${f.auditID}:${f.stage}`)),
+    ).toEqual([
       'op:fluent-bit/obj',
       'y:ResponseComplete',
       'x:ResponseComplete',

@@ -68,7 +68,9 @@ describe('analyze handler', () => {
       .map((l) => JSON.parse(l) as Record<string, unknown>);
 
   async function stateEtag(): Promise<string | undefined> {
-    const res = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'state/cluster=eks-a/alerts.json' }));
+    const res = await s3.send(
+      new GetObjectCommand({ Bucket: BUCKET, Key: 'state/cluster=eks-a/alerts.json' }),
+    );
     return res.ETag;
   }
 
@@ -78,13 +80,41 @@ describe('analyze handler', () => {
   });
 
   it('publishes alerts a previous run claimed but did not confirm, exactly once', async () => {
-    const state = { ...emptyAlertState('eks-a'), pending: [{ event: loopEvent, window: { from: 'a', to: 'b' }, report: { uri: 's3://analyze-test/reports/earlier.json' } }] };
-    await s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'state/cluster=eks-a/alerts.json', Body: encodeAlertState(state) }));
+    const state = {
+      ...emptyAlertState('eks-a'),
+      pending: [
+        {
+          event: loopEvent,
+          window: { from: 'a', to: 'b' },
+          report: { uri: 's3://analyze-test/reports/earlier.json' },
+        },
+      ],
+    };
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: BUCKET,
+        Key: 'state/cluster=eks-a/alerts.json',
+        Body: encodeAlertState(state),
+      }),
+    );
     const first = await handler(scheduledEvent(new Date('2026-11-02T11:35:00Z')), lambdaContext('analyze'));
-    expect(first.clusters).toEqual([{ cluster: 'eks-a', recreations: 0, loops: 0, activeLoops: 0, published: 1, report: 's3://analyze-test/reports/cluster=eks-a/2026-11-02T11-35-00.000Z.json', conflict: false }]);
+    expect(first.clusters).toEqual([
+      {
+        cluster: 'eks-a',
+        recreations: 0,
+        loops: 0,
+        activeLoops: 0,
+        published: 1,
+        report: 's3://analyze-test/reports/cluster=eks-a/2026-11-02T11-35-00.000Z.json',
+        conflict: false,
+      },
+    ]);
     const msgs = await drainQueue(sqs, stack.alertsQueueUrl);
     expect(msgs).toHaveLength(1);
-    const body = JSON.parse((JSON.parse(msgs[0]!.Body!) as { Message: string }).Message) as { id: string; report: { uri: string } };
+    const body = JSON.parse((JSON.parse(msgs[0]!.Body!) as { Message: string }).Message) as {
+      id: string;
+      report: { uri: string };
+    };
     expect(body).toMatchObject({ id: 'id-loop', report: { uri: 's3://analyze-test/reports/earlier.json' } });
 
     const second = await handler(scheduledEvent(new Date('2026-11-02T11:40:00Z')), lambdaContext('analyze'));
@@ -96,17 +126,39 @@ describe('analyze handler', () => {
     const etag = await stateEtag();
     await handler(scheduledEvent(new Date('2026-11-02T11:45:00Z')), lambdaContext('analyze'));
     expect(await stateEtag()).toBe(etag);
-    const reports = await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'reports/cluster=eks-a/' }));
-    expect(reports.Contents?.map((o) => o.Key)).toContain('reports/cluster=eks-a/2026-11-02T11-45-00.000Z.json');
-    const report = JSON.parse(await (await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'reports/cluster=eks-a/2026-11-02T11-45-00.000Z.json' }))).Body!.transformToString());
-    expect(report).toMatchObject({ cluster: 'eks-a', window: { from: '2026-11-02T05:45:00.000Z', to: '2026-11-02T11:45:00.000Z' }, recreations: [], loops: [], events: [] });
+    const reports = await s3.send(
+      new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'reports/cluster=eks-a/' }),
+    );
+    expect(reports.Contents?.map((o) => o.Key)).toContain(
+      'reports/cluster=eks-a/2026-11-02T11-45-00.000Z.json',
+    );
+    const report = JSON.parse(
+      await (
+        await s3.send(
+          new GetObjectCommand({
+            Bucket: BUCKET,
+            Key: 'reports/cluster=eks-a/2026-11-02T11-45-00.000Z.json',
+          }),
+        )
+      ).Body!.transformToString(),
+    );
+    expect(report).toMatchObject({
+      cluster: 'eks-a',
+      window: { from: '2026-11-02T05:45:00.000Z', to: '2026-11-02T11:45:00.000Z' },
+      recreations: [],
+      loops: [],
+      events: [],
+    });
   });
 
   it('emits ActiveLoops with the service dimension only, for the alarm', async () => {
     await handler(scheduledEvent(new Date('2026-11-02T11:50:00Z')), lambdaContext('analyze'));
     const aggregate = emf().find((l) => 'ActiveLoops' in l && !('cluster' in l))!;
     expect(aggregate).toMatchObject({ ActiveLoops: 0, service: 'koperator-audit' });
-    expect((aggregate._aws as { CloudWatchMetrics: { Namespace: string; Dimensions: string[][] }[] }).CloudWatchMetrics[0]).toMatchObject({ Namespace: 'KoperatorAudit', Dimensions: [['service']] });
+    expect(
+      (aggregate._aws as { CloudWatchMetrics: { Namespace: string; Dimensions: string[][] }[] })
+        .CloudWatchMetrics[0],
+    ).toMatchObject({ Namespace: 'KoperatorAudit', Dimensions: [['service']] });
     expect(emf().find((l) => 'ActiveLoops' in l && l.cluster === 'eks-a')).toBeDefined();
   });
 });

@@ -38,7 +38,12 @@ const auditLines = [
     stage: 'ResponseComplete',
     verb: 'patch',
     user: { username: 'alice@example.com' },
-    objectRef: { resource: 'kafkaclusters', namespace: 'kafka', name: 'orders-kafka', apiGroup: 'kafka.banzaicloud.io' },
+    objectRef: {
+      resource: 'kafkaclusters',
+      namespace: 'kafka',
+      name: 'orders-kafka',
+      apiGroup: 'kafka.banzaicloud.io',
+    },
     responseStatus: { code: 200 },
     requestReceivedTimestamp: '2026-11-02T11:01:00.000000Z',
     stageTimestamp: '2026-11-02T11:01:00.010000Z',
@@ -59,7 +64,10 @@ describe('ingest handler', () => {
   beforeAll(async () => {
     fx = await startFauxqs();
     s3 = new S3Client(fx.clientConfig);
-    stack = await createLocalStack({ s3, sqs: new SQSClient(fx.clientConfig), sns: new SNSClient(fx.clientConfig) }, { bucket: BUCKET });
+    stack = await createLocalStack(
+      { s3, sqs: new SQSClient(fx.clientConfig), sns: new SNSClient(fx.clientConfig) },
+      { bucket: BUCKET },
+    );
     Object.assign(process.env, {
       AWS_REGION: 'us-east-1',
       AWS_ACCESS_KEY_ID: 'test',
@@ -95,7 +103,12 @@ describe('ingest handler', () => {
       messageId: id,
       receiptHandle: `rh-${id}`,
       body: typeof body === 'string' ? body : JSON.stringify(body),
-      attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'AIDA', ApproximateFirstReceiveTimestamp: '0' },
+      attributes: {
+        ApproximateReceiveCount: '1',
+        SentTimestamp: '0',
+        SenderId: 'AIDA',
+        ApproximateFirstReceiveTimestamp: '0',
+      },
       messageAttributes: {},
       md5OfBody: '',
       eventSource: 'aws:sqs',
@@ -104,7 +117,11 @@ describe('ingest handler', () => {
     };
   }
 
-  const notification = (key: string, etag: string, size = 1) => buildS3Notification([{ bucket: BUCKET, key, size, etag }], { region: 'us-east-1', eventTime: new Date() });
+  const notification = (key: string, etag: string, size = 1) =>
+    buildS3Notification([{ bucket: BUCKET, key, size, etag }], {
+      region: 'us-east-1',
+      eventTime: new Date(),
+    });
 
   async function etagOf(key: string): Promise<string> {
     const res = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: key }));
@@ -129,56 +146,130 @@ describe('ingest handler', () => {
       Records: [
         record(notification('logs/eks-a/audit/audit.log', etag), 'good'),
         record('not json', 'garbage'),
-        record({ Service: 'Amazon S3', Event: 's3:TestEvent', Time: '2026-11-02T10:00:00Z', Bucket: BUCKET, RequestId: 'r', HostId: 'h' }, 'test-event'),
+        record(
+          {
+            Service: 'Amazon S3',
+            Event: 's3:TestEvent',
+            Time: '2026-11-02T10:00:00Z',
+            Bucket: BUCKET,
+            RequestId: 'r',
+            HostId: 'h',
+          },
+          'test-event',
+        ),
         record(notification('logs/eks-a/gone.log', 'feedface'), 'deleted-object'),
       ],
     };
     const res = await handler(event, lambdaContext('ingest'));
     expect(res).toEqual({ batchItemFailures: [{ itemIdentifier: 'garbage' }] });
     const keys = await factsKeys();
-    expect(keys.map((k) => k.replace(/[0-9a-f]{40}/, 'D'))).toEqual(['facts/cluster=eks-a/hour=2026-11-02-10/D.jsonl.gz', 'facts/cluster=eks-a/hour=2026-11-02-11/D.jsonl.gz']);
+    expect(keys.map((k) => k.replace(/[0-9a-f]{40}/, 'D'))).toEqual([
+      'facts/cluster=eks-a/hour=2026-11-02-10/D.jsonl.gz',
+      'facts/cluster=eks-a/hour=2026-11-02-11/D.jsonl.gz',
+    ]);
     const obj = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: keys[0] }));
-    const { header, facts } = decodeFacts(gunzipSync(Buffer.from(await obj.Body!.transformToByteArray())).toString('utf8'));
-    expect(header).toMatchObject({ source: `s3://${BUCKET}/logs/eks-a/audit/audit.log`, etag, cluster: 'eks-a', hour: '2026-11-02-10', count: 1 });
+    const { header, facts } = decodeFacts(
+      gunzipSync(Buffer.from(await obj.Body!.transformToByteArray())).toString('utf8'),
+    );
+    expect(header).toMatchObject({
+      source: `s3://${BUCKET}/logs/eks-a/audit/audit.log`,
+      etag,
+      cluster: 'eks-a',
+      hour: '2026-11-02-10',
+      count: 1,
+    });
     expect(facts[0]).toMatchObject({ type: 'pod', verb: 'delete', name: 'orders-kafka-1-abcde' });
 
     // Structured logs carry the object key and the request id; EMF metrics count records and skips by reason.
-    const ingested = logs().find((l) => l.message === 'object ingested' && l.objectKey === 'logs/eks-a/audit/audit.log')!;
-    expect(ingested).toMatchObject({ objectKey: 'logs/eks-a/audit/audit.log', cluster: 'eks-a', outcome: 'ingested', function_request_id: expect.any(String), records: 2, facts: 2 });
-    const skipped = logs().find((l) => l.message === 'object ingested' && l.objectKey === 'logs/eks-a/gone.log');
+    const ingested = logs().find(
+      (l) => l.message === 'object ingested' && l.objectKey === 'logs/eks-a/audit/audit.log',
+    )!;
+    expect(ingested).toMatchObject({
+      objectKey: 'logs/eks-a/audit/audit.log',
+      cluster: 'eks-a',
+      outcome: 'ingested',
+      function_request_id: expect.any(String),
+      records: 2,
+      facts: 2,
+    });
+    const skipped = logs().find(
+      (l) => l.message === 'object ingested' && l.objectKey === 'logs/eks-a/gone.log',
+    );
     expect(skipped).toMatchObject({ outcome: 'superseded' });
     const emf = logs().filter((l) => l._aws !== undefined);
     const metric = (name: string, dims: Record<string, string> = {}): number[] =>
-      emf.filter((l) => name in l && Object.entries(dims).every(([k, v]) => l[k] === v)).map((l) => l[name] as number);
+      emf
+        .filter((l) => name in l && Object.entries(dims).every(([k, v]) => l[k] === v))
+        .map((l) => l[name] as number);
     expect(metric('RecordsIngested').flat()).toContain(2);
-    expect(metric('RecordsSkipped', { reason: 'incomplete-record' }).length + metric('RecordsSkipped', { reason: 'corrupt-json' }).length).toBeGreaterThan(0);
-    expect(emf.every((l) => (l._aws as { CloudWatchMetrics: { Namespace: string }[] }).CloudWatchMetrics[0]!.Namespace === 'KoperatorAudit')).toBe(true);
+    expect(
+      metric('RecordsSkipped', { reason: 'incomplete-record' }).length +
+        metric('RecordsSkipped', { reason: 'corrupt-json' }).length,
+    ).toBeGreaterThan(0);
+    expect(
+      emf.every(
+        (l) =>
+          (l._aws as { CloudWatchMetrics: { Namespace: string }[] }).CloudWatchMetrics[0]!.Namespace ===
+          'KoperatorAudit',
+      ),
+    ).toBe(true);
   });
 
   it('rewrites the same facts objects when the object is delivered again or re-uploaded with the same bytes', async () => {
     const before = await factsKeys();
     await uploadObject(s3, BUCKET, 'logs/eks-a/audit/audit.log', auditLines);
     const etag = await etagOf('logs/eks-a/audit/audit.log');
-    const res = await handler({ Records: [record(notification('logs/eks-a/audit/audit.log', etag), 'a'), record(notification('logs/eks-a/audit/audit.log', etag), 'b')] }, lambdaContext('ingest'));
+    const res = await handler(
+      {
+        Records: [
+          record(notification('logs/eks-a/audit/audit.log', etag), 'a'),
+          record(notification('logs/eks-a/audit/audit.log', etag), 'b'),
+        ],
+      },
+      lambdaContext('ingest'),
+    );
     expect(res.batchItemFailures).toEqual([]);
     expect(await factsKeys()).toEqual(before);
   });
 
   it('reads exactly the notified version: a notification for overwritten content is superseded, the new one ingested', async () => {
     const oldEtag = await etagOf('logs/eks-a/audit/audit.log');
-    await uploadObject(s3, BUCKET, 'logs/eks-a/audit/audit.log', auditLines.replace('orders-kafka-1-abcde', 'orders-kafka-1-fghij'));
+    await uploadObject(
+      s3,
+      BUCKET,
+      'logs/eks-a/audit/audit.log',
+      auditLines.replace('orders-kafka-1-abcde', 'orders-kafka-1-fghij'),
+    );
     const newEtag = await etagOf('logs/eks-a/audit/audit.log');
     const before = await factsKeys();
-    await handler({ Records: [record(notification('logs/eks-a/audit/audit.log', oldEtag), 'old'), record(notification('logs/eks-a/audit/audit.log', newEtag), 'new')] }, lambdaContext('ingest'));
+    await handler(
+      {
+        Records: [
+          record(notification('logs/eks-a/audit/audit.log', oldEtag), 'old'),
+          record(notification('logs/eks-a/audit/audit.log', newEtag), 'new'),
+        ],
+      },
+      lambdaContext('ingest'),
+    );
     const after = await factsKeys();
     expect(after.length).toBe(before.length + 2);
-    expect(logs().filter((l) => l.message === 'object ingested').map((l) => l.outcome).sort()).toEqual(['ingested', 'superseded']);
+    expect(
+      logs()
+        .filter((l) => l.message === 'object ingested')
+        .map((l) => l.outcome)
+        .sort(),
+    ).toEqual(['ingested', 'superseded']);
   });
 
   it('never ingests keys outside the logs prefix (its own facts and reports live in the same bucket)', async () => {
     const [factsKey] = await factsKeys();
-    const res = await handler({ Records: [record(notification(factsKey!, 'x'), 'loop')] }, lambdaContext('ingest'));
+    const res = await handler(
+      { Records: [record(notification(factsKey!, 'x'), 'loop')] },
+      lambdaContext('ingest'),
+    );
     expect(res.batchItemFailures).toEqual([]);
-    expect(logs().find((l) => l.message === 'object ingested')).toMatchObject({ outcome: 'outside-logs-prefix' });
+    expect(logs().find((l) => l.message === 'object ingested')).toMatchObject({
+      outcome: 'outside-logs-prefix',
+    });
   });
 });

@@ -34,7 +34,10 @@ describe('notify-slack handler', () => {
     ssm = await startLocalSsm({ [PARAM]: { value: slack.url, type: 'SecureString' } });
     sns = new SNSClient(fx.clientConfig);
     sqs = new SQSClient(fx.clientConfig);
-    stack = await createLocalStack({ s3: new S3Client(fx.clientConfig), sqs, sns }, { bucket: 'notify-test' });
+    stack = await createLocalStack(
+      { s3: new S3Client(fx.clientConfig), sqs, sns },
+      { bucket: 'notify-test' },
+    );
     Object.assign(process.env, {
       AWS_REGION: 'us-east-1',
       AWS_ACCESS_KEY_ID: 'test',
@@ -69,9 +72,19 @@ describe('notify-slack handler', () => {
     expect(slack.requests[1]!.at - slack.requests[0]!.at).toBeGreaterThanOrEqual(950);
     expect(slack.requests[0]!.body).toBe(slack.requests[1]!.body);
     const payload = JSON.parse(slack.requests[1]!.body) as SlackPayload;
-    expect(payload.blocks[0]).toEqual({ type: 'header', text: { type: 'plain_text', text: 'Recreation loop started: pipeline-kafka broker 4', emoji: true } });
+    expect(payload.blocks[0]).toEqual({
+      type: 'header',
+      text: { type: 'plain_text', text: 'Recreation loop started: pipeline-kafka broker 4', emoji: true },
+    });
     const section = payload.blocks[1]!;
-    expect(section.type === 'section' && section.fields?.map((f) => f.text.split('\n')[0])).toEqual(['*Broker*', '*Class*', '*Count*', '*Period*', '*Who*', '*Cluster*']);
+    expect(section.type === 'section' && section.fields?.map((f) => f.text.split('\n')[0])).toEqual([
+      '*Broker*',
+      '*Class*',
+      '*Count*',
+      '*Period*',
+      '*Who*',
+      '*Cluster*',
+    ]);
     expect(JSON.stringify(payload.blocks)).toContain('`2` → `1200m`');
     expect(JSON.stringify(payload.blocks)).toContain('*Recommendation*');
     expect(ssm.requests).toEqual([{ name: PARAM, withDecryption: true }]);
@@ -93,6 +106,8 @@ describe('notify-slack handler', () => {
   it('fails the invocation (for Lambda to retry) when Slack keeps failing', async () => {
     process.env.SLACK_MAX_ATTEMPTS = '2';
     slack.failNext(2, 503);
-    await expect(handler(await publishedEvent(), lambdaContext('notify-slack'))).rejects.toThrow(/after 2 attempts/);
+    await expect(handler(await publishedEvent(), lambdaContext('notify-slack'))).rejects.toThrow(
+      /after 2 attempts/,
+    );
   });
 });

@@ -30,7 +30,12 @@ const describeCorpus = existsSync(path.join(CORPUS, 'expected.json')) ? describe
 const CLUSTER = 'eks-scenarios';
 // More classes than the default, so single-recreation alerts are exercised on this corpus
 // (all its external-mutation-reverts belong to loops, which announce them instead).
-const CLASSES: Classification[] = ['external-mutation-revert', 'unknown', 'external-deletion', 'tainted-restart'];
+const CLASSES: Classification[] = [
+  'external-mutation-revert',
+  'unknown',
+  'external-deletion',
+  'tainted-restart',
+];
 
 async function filesUnder(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -58,7 +63,12 @@ describeCorpus('deployed pipeline over the scenario corpus (fauxqs)', () => {
     analyze = (await import('../../functions/analyze')).handler;
     truth = JSON.parse(await fs.readFile(path.join(CORPUS, 'expected.json'), 'utf8')) as FindingsDocument;
     for (const f of await filesUnder(CORPUS)) {
-      await uploadObject(env.s3, env.stack.bucket, `logs/${CLUSTER}/${path.relative(CORPUS, f).split(path.sep).join('/')}`, await fs.readFile(f));
+      await uploadObject(
+        env.s3,
+        env.stack.bucket,
+        `logs/${CLUSTER}/${path.relative(CORPUS, f).split(path.sep).join('/')}`,
+        await fs.readFile(f),
+      );
     }
   });
   afterAll(async () => {
@@ -76,28 +86,57 @@ describeCorpus('deployed pipeline over the scenario corpus (fauxqs)', () => {
 
   it('ingests every object from real-shaped SQS/S3 events, with no failed message', async () => {
     const sent = await notifyObjects(env, `logs/${CLUSTER}/`);
-    const drive = await driveSqsHandler(env.sqs, env.stack.ingestQueueUrl, env.stack.ingestQueueArn, ingest, { batchSize: 10 });
+    const drive = await driveSqsHandler(env.sqs, env.stack.ingestQueueUrl, env.stack.ingestQueueArn, ingest, {
+      batchSize: 10,
+    });
     expect(drive.events.flatMap((e) => e.Records)).toHaveLength(sent);
-    expect(drive.events[0]!.Records[0]).toMatchObject({ eventSource: 'aws:sqs', eventSourceARN: env.stack.ingestQueueArn });
+    expect(drive.events[0]!.Records[0]).toMatchObject({
+      eventSource: 'aws:sqs',
+      eventSourceARN: env.stack.ingestQueueArn,
+    });
     expect(drive.failures.flat()).toEqual([]);
     firstFacts = await factsKeys();
     expect(firstFacts.length).toBeGreaterThan(0);
-    expect(firstFacts.every((k) => /^facts\/cluster=eks-scenarios\/hour=2026-11-02-(09|10|11)\/[0-9a-f]{40}\.jsonl\.gz$/.test(k))).toBe(true);
+    expect(
+      firstFacts.every((k) =>
+        /^facts\/cluster=eks-scenarios\/hour=2026-11-02-(09|10|11)\/[0-9a-f]{40}\.jsonl\.gz$/.test(k),
+      ),
+    ).toBe(true);
   });
 
   it('publishes the corpus loops and the chosen recreations once, matching expected.json', async () => {
     await analyze(scheduledEvent(runTime), lambdaContext('analyze'));
     const { alerts, events } = await receivedAlerts(env);
     expect(events.every((e) => e.Records[0]!.EventSource === 'aws:sns')).toBe(true);
-    expect(alerts.every((a) => a.cluster === CLUSTER && a.report?.uri.startsWith('s3://corpus-logs/reports/cluster=eks-scenarios/'))).toBe(true);
+    expect(
+      alerts.every(
+        (a) =>
+          a.cluster === CLUSTER &&
+          a.report?.uri.startsWith('s3://corpus-logs/reports/cluster=eks-scenarios/'),
+      ),
+    ).toBe(true);
     expect(reportedLoopStarts(alerts)).toEqual(expectedLoopStarts(truth.loops));
     // Every truth loop is over by the end of the data: each also gets its loop-ended.
-    expect(alerts.filter((a) => a.event === 'loop-ended')).toHaveLength(truth.loops.filter((l) => !l.active).length);
-    expect(unmatchedRecreations(reportedRecreations(alerts), expectedRecreations(truth.recreations, truth.loops, CLASSES))).toEqual({ missing: [], extra: [] });
+    expect(alerts.filter((a) => a.event === 'loop-ended')).toHaveLength(
+      truth.loops.filter((l) => !l.active).length,
+    );
+    expect(
+      unmatchedRecreations(
+        reportedRecreations(alerts),
+        expectedRecreations(truth.recreations, truth.loops, CLASSES),
+      ),
+    ).toEqual({ missing: [], extra: [] });
     // Message attributes carry what filter policies match on.
     for (const e of events) {
       const attrs = e.Records[0]!.Sns.MessageAttributes;
-      expect(Object.keys(attrs).sort()).toEqual(['classification', 'cluster', 'event', 'kafkaCluster', 'namespace', 'severity']);
+      expect(Object.keys(attrs).sort()).toEqual([
+        'classification',
+        'cluster',
+        'event',
+        'kafkaCluster',
+        'namespace',
+        'severity',
+      ]);
       expect((e.Records[0]!.Sns.Subject ?? '').length).toBeLessThan(100);
     }
   });

@@ -25,25 +25,42 @@ describe('runLocalPipeline', () => {
     process.env = saved;
   });
 
-  (existsSync(CORPUS) ? it : it.skip)('turns the corpus into loop alerts on SNS and Slack, and restores the environment', async () => {
-    const out = sink();
-    const err = sink();
-    const before = { ...process.env };
-    const r = await runLocalPipeline({ input: CORPUS, cluster: 'demo', stdout: out.stream, stderr: err.stream });
-    expect(process.env).toEqual(before);
-    expect(r.ingestFailures).toBe(0);
-    expect(r.deadLettered).toBe(0);
-    const events = r.sns.map((m) => `${m.attributes.event}:${(m.body as AlertMessage).finding.kafkaCluster}`).sort();
-    expect(events).toEqual(['loop-ended:events-kafka', 'loop-ended:pipeline-kafka', 'loop-started:events-kafka', 'loop-started:pipeline-kafka']);
-    expect(r.sns.every((m) => m.attributes.cluster === 'demo' && m.subject.startsWith('[demo] '))).toBe(true);
-    // Every SNS message reached Slack, as Block Kit.
-    expect(r.slack).toHaveLength(r.sns.length);
-    expect((r.slack as SlackPayload[]).every((p) => p.blocks[0]?.type === 'header')).toBe(true);
-    expect(out.text()).toMatch(/^4 SNS message\(s\), 4 Slack post\(s\)\n/);
-    expect(out.text()).toContain('── SNS 1: [demo] loop started');
-    expect(out.text()).toContain('── Slack 4');
-    expect(err.text()).toMatch(/ingest: \d+ invocations, 0 message failures, 0 dead-lettered/);
-  });
+  (existsSync(CORPUS) ? it : it.skip)(
+    'turns the corpus into loop alerts on SNS and Slack, and restores the environment',
+    async () => {
+      const out = sink();
+      const err = sink();
+      const before = { ...process.env };
+      const r = await runLocalPipeline({
+        input: CORPUS,
+        cluster: 'demo',
+        stdout: out.stream,
+        stderr: err.stream,
+      });
+      expect(process.env).toEqual(before);
+      expect(r.ingestFailures).toBe(0);
+      expect(r.deadLettered).toBe(0);
+      const events = r.sns
+        .map((m) => `${m.attributes.event}:${(m.body as AlertMessage).finding.kafkaCluster}`)
+        .sort();
+      expect(events).toEqual([
+        'loop-ended:events-kafka',
+        'loop-ended:pipeline-kafka',
+        'loop-started:events-kafka',
+        'loop-started:pipeline-kafka',
+      ]);
+      expect(r.sns.every((m) => m.attributes.cluster === 'demo' && m.subject.startsWith('[demo] '))).toBe(
+        true,
+      );
+      // Every SNS message reached Slack, as Block Kit.
+      expect(r.slack).toHaveLength(r.sns.length);
+      expect((r.slack as SlackPayload[]).every((p) => p.blocks[0]?.type === 'header')).toBe(true);
+      expect(out.text()).toMatch(/^4 SNS message\(s\), 4 Slack post\(s\)\n/);
+      expect(out.text()).toContain('── SNS 1: [demo] loop started');
+      expect(out.text()).toContain('── Slack 4');
+      expect(err.text()).toMatch(/ingest: \d+ invocations, 0 message failures, 0 dead-lettered/);
+    },
+  );
 
   it('runs every stage on a folder without broker pods, and prints JSON on request', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'local-pipeline-'));
@@ -51,12 +68,28 @@ describe('runLocalPipeline', () => {
       writeFileSync(path.join(dir, 'notes.txt'), 'not a log\n');
       writeFileSync(
         path.join(dir, 'manager.log'),
-        JSON.stringify({ level: 'info', ts: '2026-11-02T10:00:00.000Z', msg: 'Reconciling KafkaCluster', KafkaCluster: { name: 'orders', namespace: 'kafka' } }) + '\n',
+        JSON.stringify({
+          level: 'info',
+          ts: '2026-11-02T10:00:00.000Z',
+          msg: 'Reconciling KafkaCluster',
+          KafkaCluster: { name: 'orders', namespace: 'kafka' },
+        }) + '\n',
       );
       const out = sink();
-      const r = await runLocalPipeline({ input: dir, format: 'json', now: '2026-11-02T10:05:00Z', lookback: '1h', stdout: out.stream, stderr: sink().stream });
+      const r = await runLocalPipeline({
+        input: dir,
+        format: 'json',
+        now: '2026-11-02T10:05:00Z',
+        lookback: '1h',
+        stdout: out.stream,
+        stderr: sink().stream,
+      });
       expect(r).toMatchObject({ uploaded: 2, ingestFailures: 0, sns: [], slack: [] });
-      expect(JSON.parse(out.text())).toMatchObject({ sns: [], slack: [], analyze: { now: '2026-11-02T10:05:00.000Z' } });
+      expect(JSON.parse(out.text())).toMatchObject({
+        sns: [],
+        slack: [],
+        analyze: { now: '2026-11-02T10:05:00.000Z' },
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

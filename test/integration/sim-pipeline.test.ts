@@ -34,8 +34,20 @@ import {
 } from './support';
 
 const CLUSTER = 'eks-sim';
-const SCENARIOS: ScenarioName[] = ['benign-webhooks', 'manual-delete', 'affinity-loop', 'eviction', 'oom', 'scaleops-loop'];
-const CLASSES: Classification[] = ['external-mutation-revert', 'unknown', 'external-deletion', 'container-terminated'];
+const SCENARIOS: ScenarioName[] = [
+  'benign-webhooks',
+  'manual-delete',
+  'affinity-loop',
+  'eviction',
+  'oom',
+  'scaleops-loop',
+];
+const CLASSES: Classification[] = [
+  'external-mutation-revert',
+  'unknown',
+  'external-deletion',
+  'container-terminated',
+];
 
 describe('deployed pipeline over simulated logs (fauxqs)', () => {
   let fx: Fauxqs;
@@ -57,7 +69,12 @@ describe('deployed pipeline over simulated logs (fauxqs)', () => {
     // Scenarios whose every recreation today's analysis gets right; the full set has one
     // it misses either way (a Metadata-level autoscaler eviction, reported to the lead),
     // and this test is about the deployment reporting what the analysis finds.
-    sim = simulateCluster({ seed: 20261102, start: '2026-11-02T06:00:00Z', noiseRatio: 0.5, scenarios: SCENARIOS });
+    sim = simulateCluster({
+      seed: 20261102,
+      start: '2026-11-02T06:00:00Z',
+      noiseRatio: 0.5,
+      scenarios: SCENARIOS,
+    });
     const newest = sim.audit.reduce((m, e) => (e.stageTimestamp > m ? e.stageTimestamp : m), '');
     runTime = new Date(Date.parse(newest) + 1000);
     // Audit events split between an EKS CloudWatch export and a Firehose stream that
@@ -69,10 +86,16 @@ describe('deployed pipeline over simulated logs (fauxqs)', () => {
     const prefix = `logs/${CLUSTER}`;
     const o = sim.operator;
     files = [
-      [`${prefix}/exportedlogs/stream-1/000000.gz`, encodeAudit('eks-cloudwatch-export', a.slice(0, cut), { gzip: true })],
+      [
+        `${prefix}/exportedlogs/stream-1/000000.gz`,
+        encodeAudit('eks-cloudwatch-export', a.slice(0, cut), { gzip: true }),
+      ],
       [`${prefix}/firehose/2026/11/02/audit-1.gz`, encodeAudit('eks-firehose-cwl', a.slice(cut - overlap))],
       [`${prefix}/operator/manager.log`, encodeOperator('zap-json', o.slice(0, Math.floor(o.length / 2)))],
-      [`${prefix}/operator/fluent-bit/part-1`, encodeOperator('fluent-bit-operator', o.slice(Math.floor(o.length / 2)), { gzip: true })],
+      [
+        `${prefix}/operator/fluent-bit/part-1`,
+        encodeOperator('fluent-bit-operator', o.slice(Math.floor(o.length / 2)), { gzip: true }),
+      ],
     ];
     for (const [key, body] of files) await uploadObject(env.s3, env.stack.bucket, key, body);
   });
@@ -94,27 +117,54 @@ describe('deployed pipeline over simulated logs (fauxqs)', () => {
     const { alerts } = await receivedAlerts(env);
     firstIds = alerts.map((a) => a.id).sort();
     expect(reportedLoopStarts(alerts)).toEqual(expectedLoopStarts(sim.truth.loops));
-    const started = alerts.filter((a): a is LoopAlertMessage => a.findingType === 'loop' && a.event === 'loop-started');
+    const started = alerts.filter(
+      (a): a is LoopAlertMessage => a.findingType === 'loop' && a.event === 'loop-started',
+    );
     for (const l of sim.truth.loops) {
       const m = started.find((s) => loopKey(s.finding) === loopKey(l))!;
       expect(m.finding.active).toBe(l.active);
       expect(m.severity).toBe(l.active ? 'critical' : 'warning');
     }
     // Only loops already over are announced as ended.
-    expect(alerts.filter((a) => a.event === 'loop-ended').map((a) => loopKey(a.finding)).sort()).toEqual(sim.truth.loops.filter((l) => !l.active).map(loopKey).sort());
-    expect(unmatchedRecreations(reportedRecreations(alerts), expectedRecreations(sim.truth.recreations, sim.truth.loops, CLASSES))).toEqual({ missing: [], extra: [] });
+    expect(
+      alerts
+        .filter((a) => a.event === 'loop-ended')
+        .map((a) => loopKey(a.finding))
+        .sort(),
+    ).toEqual(
+      sim.truth.loops
+        .filter((l) => !l.active)
+        .map(loopKey)
+        .sort(),
+    );
+    expect(
+      unmatchedRecreations(
+        reportedRecreations(alerts),
+        expectedRecreations(sim.truth.recreations, sim.truth.loops, CLASSES),
+      ),
+    ).toEqual({ missing: [], extra: [] });
   });
 
   it('announces exactly what the local, in-memory pipeline finds over the same files', async () => {
     // Same bytes, read by the CLI's path (one ingest over all objects, no S3, no facts
     // objects), analysed over the same window and diffed from an empty alert state.
     const objects = (async function* () {
-      for (const [key, body] of files) yield { name: key, size: body.length, open: async () => Readable.from([body]) };
+      for (const [key, body] of files)
+        yield { name: key, size: body.length, open: async () => Readable.from([body]) };
     })();
     const facts = await collectFacts(objects, createIngestStats());
     const windowStart = new Date(runTime.getTime() - 12 * 3600_000);
-    const result = analyzeFacts(facts, { ...defaultAnalysisOptions(), since: windowStart.toISOString(), until: runTime.toISOString() });
-    const { events } = diffAlerts(null, result, { cluster: CLUSTER, now: runTime, windowStart, options: { ...defaultAlertOptions(), recreationClasses: CLASSES } });
+    const result = analyzeFacts(facts, {
+      ...defaultAnalysisOptions(),
+      since: windowStart.toISOString(),
+      until: runTime.toISOString(),
+    });
+    const { events } = diffAlerts(null, result, {
+      cluster: CLUSTER,
+      now: runTime,
+      windowStart,
+      options: { ...defaultAlertOptions(), recreationClasses: CLASSES },
+    });
     expect(firstIds.length).toBeGreaterThan(0);
     expect(events.map((e) => e.id).sort()).toEqual(firstIds);
   });

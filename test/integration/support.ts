@@ -56,7 +56,9 @@ export async function notifyObjects(env: Env, prefix: string, region = 'us-east-
 
 /** Everything the topic published since the last call, as the subscribed queue received it. */
 export async function receivedAlerts(env: Env): Promise<{ events: SNSEvent[]; alerts: AlertMessage[] }> {
-  const events = (await drainQueue(env.sqs, env.stack.alertsQueueUrl)).map((m) => snsEventFromEnvelope(m.Body ?? '{}', env.stack.alertsSubscriptionArn));
+  const events = (await drainQueue(env.sqs, env.stack.alertsQueueUrl)).map((m) =>
+    snsEventFromEnvelope(m.Body ?? '{}', env.stack.alertsSubscriptionArn),
+  );
   return { events, alerts: events.map((e) => JSON.parse(e.Records[0]!.Sns.Message) as AlertMessage) };
 }
 
@@ -65,21 +67,40 @@ export function loopKey(l: { namespace: string; kafkaCluster: string; brokerId: 
 }
 
 /** Truth loops as the messages must report them: one loop-started per loop, with its count and class. */
-export function expectedLoopStarts(loops: readonly Loop[]): { key: string; count: number; classification: Classification }[] {
-  return loops.map((l) => ({ key: loopKey(l), count: l.count, classification: l.classification })).sort((a, b) => a.key.localeCompare(b.key));
+export function expectedLoopStarts(
+  loops: readonly Loop[],
+): { key: string; count: number; classification: Classification }[] {
+  return loops
+    .map((l) => ({ key: loopKey(l), count: l.count, classification: l.classification }))
+    .sort((a, b) => a.key.localeCompare(b.key));
 }
 
-export function reportedLoopStarts(alerts: readonly AlertMessage[]): { key: string; count: number; classification: Classification }[] {
+export function reportedLoopStarts(
+  alerts: readonly AlertMessage[],
+): { key: string; count: number; classification: Classification }[] {
   return alerts
     .filter((a): a is LoopAlertMessage => a.event === 'loop-started' && a.findingType === 'loop')
-    .map((a) => ({ key: loopKey(a.finding), count: a.finding.count, classification: a.finding.classification }))
+    .map((a) => ({
+      key: loopKey(a.finding),
+      count: a.finding.count,
+      classification: a.finding.classification,
+    }))
     .sort((a, b) => a.key.localeCompare(b.key));
 }
 
 /** Truth recreations that must be announced one by one: chosen classes, not inside a truth loop. */
-export function expectedRecreations(recreations: readonly Recreation[], loops: readonly Loop[], classes: readonly Classification[]): Recreation[] {
+export function expectedRecreations(
+  recreations: readonly Recreation[],
+  loops: readonly Loop[],
+  classes: readonly Classification[],
+): Recreation[] {
   const inLoop = (r: Recreation): boolean =>
-    loops.some((l) => loopKey(l) === loopKey(r) && r.deletedPod.deletedAt >= l.firstAt && r.deletedPod.deletedAt <= l.lastAt);
+    loops.some(
+      (l) =>
+        loopKey(l) === loopKey(r) &&
+        r.deletedPod.deletedAt >= l.firstAt &&
+        r.deletedPod.deletedAt <= l.lastAt,
+    );
   return recreations.filter((r) => classes.includes(r.classification) && !inLoop(r));
 }
 
@@ -91,12 +112,18 @@ export function reportedRecreations(alerts: readonly AlertMessage[]): Recreation
  * The contract's matching rule: on deletedPod.uid, or on deletedPod.name where the truth
  * has no uid; the class must agree. Returns what is left unmatched on either side.
  */
-export function unmatchedRecreations(reported: readonly Recreation[], truth: readonly Recreation[]): { missing: string[]; extra: string[] } {
+export function unmatchedRecreations(
+  reported: readonly Recreation[],
+  truth: readonly Recreation[],
+): { missing: string[]; extra: string[] } {
   const left = [...reported];
   const missing: string[] = [];
   for (const t of truth) {
-    const i = left.findIndex((r) =>
-      (t.deletedPod.uid ? r.deletedPod.uid === t.deletedPod.uid : r.deletedPod.name === t.deletedPod.name) && r.classification === t.classification,
+    const i = left.findIndex(
+      (r) =>
+        (t.deletedPod.uid
+          ? r.deletedPod.uid === t.deletedPod.uid
+          : r.deletedPod.name === t.deletedPod.name) && r.classification === t.classification,
     );
     if (i < 0) missing.push(`${t.deletedPod.uid ?? t.deletedPod.name}:${t.classification}`);
     else left.splice(i, 1);

@@ -1,4 +1,12 @@
-import { alertSubject, buildSnsMessage, parseAlertMessage, sanitiseSubject, severityOf, SNS_MAX_BYTES, toAlertMessage } from '../../lib/notify/message';
+import {
+  alertSubject,
+  buildSnsMessage,
+  parseAlertMessage,
+  sanitiseSubject,
+  severityOf,
+  SNS_MAX_BYTES,
+  toAlertMessage,
+} from '../../lib/notify/message';
 import { ctx, loop, loopEvent, recreation, recreationEvent } from './fixtures';
 
 describe('SNS alert message', () => {
@@ -6,7 +14,16 @@ describe('SNS alert message', () => {
     const m = toAlertMessage(loopEvent, ctx);
     const built = buildSnsMessage(m);
     const body = JSON.parse(built.body);
-    expect(body).toMatchObject({ schema: 'koperator-audit/alert', version: 1, event: 'loop-started', id: 'id-loop', cluster: 'eks-prod', findingType: 'loop', totalCount: 12, report: ctx.report });
+    expect(body).toMatchObject({
+      schema: 'koperator-audit/alert',
+      version: 1,
+      event: 'loop-started',
+      id: 'id-loop',
+      cluster: 'eks-prod',
+      findingType: 'loop',
+      totalCount: 12,
+      report: ctx.report,
+    });
     expect(body.finding).toEqual({ ...loop, cluster: 'eks-prod' });
     expect(parseAlertMessage(built.body)).toEqual(m);
   });
@@ -33,7 +50,9 @@ describe('SNS alert message', () => {
   ])('severity of %#', (ev, severity) => expect(severityOf(ev)).toBe(severity));
 
   it('keeps subjects ASCII, single-line and under 100 characters', () => {
-    expect(alertSubject(toAlertMessage(loopEvent, ctx))).toBe('[eks-prod] loop started: kafka/pipeline-kafka broker 4 (external-mutation-revert, 12x)');
+    expect(alertSubject(toAlertMessage(loopEvent, ctx))).toBe(
+      '[eks-prod] loop started: kafka/pipeline-kafka broker 4 (external-mutation-revert, 12x)',
+    );
     const long = sanitiseSubject(`ünïcode\nline ${'x'.repeat(200)}`);
     expect(long.length).toBeLessThan(100);
     expect(long).toMatch(/^[\x20-\x7e]+$/);
@@ -43,7 +62,11 @@ describe('SNS alert message', () => {
   });
 
   it('trims a body too big for SNS, says what it trimmed, and keeps the report pointer', () => {
-    const huge = { ...recreation, evidence: Array.from({ length: 5000 }, (_, i) => `audit-${i}-${'e'.repeat(40)}`), fields: [{ path: 'spec.affinity', from: { blob: 'a'.repeat(300_000) }, to: null, by: null }] };
+    const huge = {
+      ...recreation,
+      evidence: Array.from({ length: 5000 }, (_, i) => `audit-${i}-${'e'.repeat(40)}`),
+      fields: [{ path: 'spec.affinity', from: { blob: 'a'.repeat(300_000) }, to: null, by: null }],
+    };
     const built = buildSnsMessage(toAlertMessage({ ...recreationEvent, recreation: huge }, ctx));
     expect(Buffer.byteLength(built.body)).toBeLessThan(SNS_MAX_BYTES);
     const body = JSON.parse(built.body);
@@ -54,7 +77,15 @@ describe('SNS alert message', () => {
   });
 
   it('falls back to paths only when values still do not fit a small limit', () => {
-    const many = { ...recreation, fields: Array.from({ length: 40 }, (_, i) => ({ path: `spec.x${i}`, from: 'v'.repeat(1000), to: 'w'.repeat(1000), by: 'someone' })) };
+    const many = {
+      ...recreation,
+      fields: Array.from({ length: 40 }, (_, i) => ({
+        path: `spec.x${i}`,
+        from: 'v'.repeat(1000),
+        to: 'w'.repeat(1000),
+        by: 'someone',
+      })),
+    };
     const built = buildSnsMessage(toAlertMessage({ ...recreationEvent, recreation: many }, ctx), 16_000);
     const body = JSON.parse(built.body);
     expect(body.truncated).toEqual(['fields', 'evidence', 'values']);

@@ -5,44 +5,74 @@ import { ctx, loopEvent, recreation, recreationEvent } from './fixtures';
 
 function texts(blocks: SlackBlock[]): string {
   return blocks
-    .flatMap((b) => (b.type === 'header' ? [b.text.text] : b.type === 'section' ? [b.text?.text ?? '', ...(b.fields ?? []).map((f) => f.text)] : b.type === 'context' ? b.elements.map((e) => e.text) : []))
+    .flatMap((b) =>
+      b.type === 'header'
+        ? [b.text.text]
+        : b.type === 'section'
+          ? [b.text?.text ?? '', ...(b.fields ?? []).map((f) => f.text)]
+          : b.type === 'context'
+            ? b.elements.map((e) => e.text)
+            : [],
+    )
     .join('\n');
 }
 
 describe('Slack Block Kit payload', () => {
   it('shows broker, class, count, period, who, from → to and the recommendation for a loop', () => {
     const p = buildSlackPayload(toAlertMessage(loopEvent, ctx));
-    expect(p.blocks[0]).toEqual({ type: 'header', text: { type: 'plain_text', text: 'Recreation loop started: pipeline-kafka broker 4', emoji: true } });
+    expect(p.blocks[0]).toEqual({
+      type: 'header',
+      text: { type: 'plain_text', text: 'Recreation loop started: pipeline-kafka broker 4', emoji: true },
+    });
     const all = texts(p.blocks);
     expect(all).toContain('*Broker*\nkafka/pipeline-kafka broker 4');
     expect(all).toContain('*Class*\n`external-mutation-revert`');
     expect(all).toContain('*Count*\n12');
-    expect(all).toContain('every ~9.6 s, 2026-11-02T10:38:28.770183Z → 2026-11-02T10:40:14.691760Z (still looping)');
+    expect(all).toContain(
+      'every ~9.6 s, 2026-11-02T10:38:28.770183Z → 2026-11-02T10:40:14.691760Z (still looping)',
+    );
     expect(all).toContain('*Who*\nscaleops-mutating-webhook-configuration/pods.scaleops.sh');
-    expect(all).toContain('• `spec.containers[name=kafka].resources.requests.cpu`: `2` → `1200m` (by scaleops-mutating-webhook-configuration/pods.scaleops.sh)');
+    expect(all).toContain(
+      '• `spec.containers[name=kafka].resources.requests.cpu`: `2` → `1200m` (by scaleops-mutating-webhook-configuration/pods.scaleops.sh)',
+    );
     expect(all).toContain('Exclude the kafka namespace from the ScaleOps webhook');
     expect(all).toContain('`s3://b/reports/cluster=eks-prod/r.json`');
-    expect(p.text).toBe('Recreation loop started: kafka/pipeline-kafka broker 4 (external-mutation-revert, 12x) in eks-prod');
+    expect(p.text).toBe(
+      'Recreation loop started: kafka/pipeline-kafka broker 4 (external-mutation-revert, 12x) in eks-prod',
+    );
   });
 
   it('links a pre-signed report URL and names deleter and mutator of a single recreation', () => {
-    const p = buildSlackPayload(toAlertMessage(recreationEvent, { ...ctx, report: { uri: 's3://b/k', url: 'https://example.com/r?sig=1' } }));
+    const p = buildSlackPayload(
+      toAlertMessage(recreationEvent, {
+        ...ctx,
+        report: { uri: 's3://b/k', url: 'https://example.com/r?sig=1' },
+      }),
+    );
     const all = texts(p.blocks);
     expect(all).toContain('<https://example.com/r?sig=1|Full report>');
-    expect(all).toContain('deleted by system:serviceaccount:kafka:kafka-operator; changed by scaleops-mutating-webhook-configuration/pods.scaleops.sh');
+    expect(all).toContain(
+      'deleted by system:serviceaccount:kafka:kafka-operator; changed by scaleops-mutating-webhook-configuration/pods.scaleops.sh',
+    );
     expect(all).toContain('*Count*\n1');
     expect(all).toContain(recommendationFor('external-mutation-revert'));
   });
 
   it('escapes Slack control characters and keeps within Block Kit limits', () => {
-    const nasty = { ...recreation, kafkaCluster: 'a<b>&c'.repeat(40), fields: [{ path: 'spec.x', from: '`'.repeat(500), to: '<@here>', by: null }] };
+    const nasty = {
+      ...recreation,
+      kafkaCluster: 'a<b>&c'.repeat(40),
+      fields: [{ path: 'spec.x', from: '`'.repeat(500), to: '<@here>', by: null }],
+    };
     const p = buildSlackPayload(toAlertMessage({ ...recreationEvent, recreation: nasty }, ctx));
     const header = p.blocks[0]!;
     expect(header.type === 'header' && header.text.text.length).toBeLessThanOrEqual(150);
     const all = texts(p.blocks);
     expect(all).not.toContain('<@here>');
     expect(all).toContain('&lt;@here&gt;');
-    for (const b of p.blocks) if (b.type === 'section') for (const f of b.fields ?? []) expect(f.text.length).toBeLessThanOrEqual(2000);
+    for (const b of p.blocks)
+      if (b.type === 'section')
+        for (const f of b.fields ?? []) expect(f.text.length).toBeLessThanOrEqual(2000);
   });
 
   it('has a recommendation for every class', () => {
