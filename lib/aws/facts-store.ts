@@ -4,11 +4,13 @@ import { promisify } from 'util';
 import { gunzip, gzip } from 'zlib';
 import { decodeFacts, encodeFacts, mergeFacts } from '../facts/codec';
 import {
+  clusterFactsPrefix,
   clusterOfFactsPrefix,
   factsKey,
   hourFactsPrefix,
   hoursInWindow,
   normalisePrefix,
+  parseFactsKey,
   partitionFactsByHour,
   type BucketLayout,
 } from '../facts/partition';
@@ -92,6 +94,22 @@ export async function listFactsClusters(
     .map((p) => clusterOfFactsPrefix(layout, p))
     .filter((c): c is string => c !== null)
     .sort();
+}
+
+/** Hour partitions holding facts of a cluster, oldest first. */
+export async function listFactsHours(
+  s3: S3Client,
+  bucket: string,
+  layout: BucketLayout,
+  cluster: string,
+): Promise<string[]> {
+  const { keys } = await listAll(s3, bucket, clusterFactsPrefix(layout, cluster));
+  const hours = new Set<string>();
+  for (const k of keys) {
+    const parsed = parseFactsKey(layout, k);
+    if (parsed && parsed.cluster === cluster) hours.add(parsed.hour);
+  }
+  return [...hours].sort();
 }
 
 export interface FactsWindow {

@@ -5,19 +5,35 @@
 //   to the topic that stands in for the notifier's SNS subscription.
 // fauxqs has no bucket notifications, so uploads are announced to the queue with the
 // same S3-notification messages the backfill command sends.
-import { CreateBucketCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { CreateTopicCommand, SubscribeCommand, type SNSClient } from '@aws-sdk/client-sns';
+import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateTopicCommand, SNSClient, SubscribeCommand } from '@aws-sdk/client-sns';
 import {
   ChangeMessageVisibilityCommand,
   CreateQueueCommand,
   DeleteMessageCommand,
   GetQueueAttributesCommand,
   ReceiveMessageCommand,
+  SQSClient,
   type Message,
-  type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { Context, SNSEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { lambdaContext, snsEventFromEnvelope, sqsEventFromMessages } from './local-lambda';
+
+export interface LocalClients {
+  s3: S3Client;
+  sqs: SQSClient;
+  sns: SNSClient;
+}
+
+/** Clients for an emulator, from its client settings (endpoint, region, path-style, dummy credentials). */
+export function localClients(config: {
+  endpoint: string;
+  region: string;
+  forcePathStyle: boolean;
+  credentials: { accessKeyId: string; secretAccessKey: string };
+}): LocalClients {
+  return { s3: new S3Client(config), sqs: new SQSClient(config), sns: new SNSClient(config) };
+}
 
 export interface LocalStack {
   bucket: string;
@@ -38,7 +54,7 @@ async function queueArn(sqs: SQSClient, url: string): Promise<string> {
 }
 
 export async function createLocalStack(
-  clients: { s3: S3Client; sqs: SQSClient; sns: SNSClient },
+  clients: LocalClients,
   names: { bucket: string; prefix?: string; maxReceiveCount?: number },
 ): Promise<LocalStack> {
   const p = names.prefix ?? 'koperator-audit';

@@ -1,9 +1,7 @@
 // `koperator-audit backfill s3://bucket/prefix --queue URL`: enqueue every object under a
 // prefix into the ingest queue as S3 ObjectCreated notifications (see lib/aws/backfill.ts).
-import type { S3Client } from '@aws-sdk/client-s3';
-import type { SQSClient } from '@aws-sdk/client-sqs';
 import { enqueueObjects, listObjects, parseS3Location, type EnqueueResult } from '../aws/backfill';
-import { createAwsClients } from '../aws/clients';
+import { createAwsClients, type AwsClients } from '../aws/clients';
 
 export interface BackfillOptions {
   /** s3://bucket/prefix of the logs to (re-)ingest. */
@@ -14,8 +12,8 @@ export interface BackfillOptions {
   region?: string;
   /** List only, send nothing. */
   dryRun?: boolean;
-  s3?: S3Client;
-  sqs?: SQSClient;
+  s3?: ReturnType<AwsClients['s3']>;
+  sqs?: ReturnType<AwsClients['sqs']>;
   /** Progress lines (stderr in the CLI). */
   log?: (line: string) => void;
 }

@@ -12,23 +12,23 @@
 import { randomUUID } from 'crypto';
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import { S3Client, ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { SNSClient } from '@aws-sdk/client-sns';
-import { SQSClient } from '@aws-sdk/client-sqs';
 import type { SNSEvent } from 'aws-lambda';
 import { enqueueObjects, listObjects } from '../aws/backfill';
 import { startFauxqs } from '../aws/fauxqs-server';
 import { lambdaContext, scheduledEvent } from '../aws/local-lambda';
 import { startLocalSlack } from '../aws/local-slack';
 import { startLocalSsm } from '../aws/local-ssm';
+import { listFactsHours } from '../aws/facts-store';
 import {
   createLocalStack,
   driveSnsHandler,
   driveSqsHandler,
   drainQueue,
+  localClients,
   uploadObject,
+  type LocalClients,
 } from '../aws/local-stack';
-import { defaultLayout, hourStart, normalisePrefix, parseFactsKey } from '../facts/partition';
+import { defaultLayout, hourStart, normalisePrefix } from '../facts/partition';
 import { parseDurationSeconds } from '../config/duration';
 
 export interface LocalPipelineOptions {
@@ -95,10 +95,9 @@ export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<Loca
     say(
       `fauxqs on ${fauxqs.endpoint}; Parameter Store stand-in on ${ssm.endpoint}; Slack stand-in on ${slack.url}`,
     );
-    const s3 = new S3Client(fauxqs.clientConfig);
-    const sqs = new SQSClient(fauxqs.clientConfig);
-    const sns = new SNSClient(fauxqs.clientConfig);
-    const stack = await createLocalStack({ s3, sqs, sns }, { bucket: BUCKET });
+    const clients = localClients(fauxqs.clientConfig);
+    const { s3, sqs } = clients;
+    const stack = await createLocalStack(clients, { bucket: BUCKET });
     const layout = defaultLayout();
 
     Object.assign(process.env, {
@@ -142,7 +141,7 @@ export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<Loca
     say(`ingest: ${drive.invocations} invocations, ${failures} message failures, ${dead} dead-lettered`);
 
     // 3. The schedule invokes analyze.
-    const window = await factsSpan(s3, BUCKET, cluster);
+    const window = await factsSpan(clients, BUCKET, cluster);
     const now = opts.now ? new Date(opts.now) : window ? new Date(window.to) : new Date();
     if (Number.isNaN(now.getTime())) throw new Error(`--now is not a time: ${opts.now}`);
     const lookbackSeconds = opts.lookback
@@ -195,29 +194,12 @@ export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<Loca
 
 /** First and last hour with facts for the cluster, so a default run analyses all of them. */
 async function factsSpan(
-  s3: S3Client,
+  clients: LocalClients,
   bucket: string,
   cluster: string,
 ): Promise<{ from: string; to: string } | null> {
-  const layout = defaultLayout();
-  const hours: string[] = [];
-  let token: string | undefined;
-  do {
-    const res = await s3.send(
-      new ListObjectsV2Command({
-        Bucket: bucket,
-        Prefix: normalisePrefix(layout.factsPrefix),
-        ContinuationToken: token,
-      }),
-    );
-    for (const o of res.Contents ?? []) {
-      const k = o.Key ? parseFactsKey(layout, o.Key) : null;
-      if (k && k.cluster === cluster) hours.push(k.hour);
-    }
-    token = res.IsTruncated ? res.NextContinuationToken : undefined;
-  } while (token);
+  const hours = await listFactsHours(clients.s3, bucket, defaultLayout(), cluster);
   if (hours.length === 0) return null;
-  hours.sort();
   return {
     from: hourStart(hours[0]!).toISOString(),
     to: new Date(hourStart(hours[hours.length - 1]!).getTime() + 3600_000).toISOString(),
