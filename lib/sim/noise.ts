@@ -235,6 +235,11 @@ export class NoiseSource {
     return value;
   }
 
+  /** Stages and follow-up requests waiting to be emitted: the only state that grows with time. */
+  backlog(): number {
+    return this.out.size + this.jobs.size;
+  }
+
   /** Events in stageTimestamp order, forever. */
   *events(): Generator<AuditEvent> {
     const meanGap = SEC / (this.cfg.eventsPerSecond / 2.1);
@@ -716,7 +721,8 @@ export class NoiseSource {
       token: this.secretValue(r.chance(0.5) ? 'token' : 'jwt'),
     };
     const data = Object.fromEntries(Object.entries(plain).map(([k, v]) => [k, b64(v)]));
-    for (const v of Object.values(data)) this.cfg.onSecret?.(v);
+    this.cfg.onSecret?.(data.password);
+    this.cfg.onSecret?.(data.token);
     const obj = {
       kind: 'Secret',
       apiVersion: 'v1',

@@ -39,6 +39,14 @@ export function buildTruth(input: TruthInputs): { recreations: Recreation[]; loo
     .sort((a, b) => a.deleted.at - b.deleted.at)
     .map((r): Recreation => {
       const statesHidden = input.podsAtMetadata(r.namespace) && !r.diffLogged;
+      // A diff-driven deletion is only decidable from the pod's states. With pod bodies out of the
+      // audit log and no verbose diff line, the logs cannot tell a revert from an intent change
+      // (or either from an empty diff): the contract's answer is `unknown`. A downscale (no
+      // successor) stays decidable from the operator's own line and the missing successor.
+      const undecidable =
+        statesHidden &&
+        (r.classification === 'external-mutation-revert' ||
+          (r.classification === 'intent-change' && r.created !== null));
       return {
         namespace: r.namespace,
         kafkaCluster: r.kafkaCluster,
@@ -56,8 +64,8 @@ export function buildTruth(input: TruthInputs): { recreations: Recreation[]; loo
               createdAt: fmtMicros(r.created.at),
             }
           : null,
-        classification: r.classification,
-        fields: r.fields,
+        classification: undecidable ? 'unknown' : r.classification,
+        fields: undecidable ? [] : r.fields,
         wouldRestart: statesHidden ? null : r.wouldRestart,
         evidence: [...new Set(r.evidence)],
       };

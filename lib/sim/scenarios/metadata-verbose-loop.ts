@@ -1,8 +1,12 @@
 // Scenario 10: the same kind of loop where the audit policy keeps pod writes at Metadata level
-// (no bodies: only the webhooks' `mutated` annotations and the scheduler's bindings), so the
-// operator is restarted with --verbose and its "kafka pod resource diffs" lines carry the states.
-// A VPA-like admission controller sets requests; a cluster-autoscaler eviction starts it; deleting
-// the VPA object ends it (the webhook is still called, but no longer mutates).
+// (no bodies: only the webhooks' `mutated` annotations and the scheduler's bindings). A VPA-like
+// admission controller sets requests; a cluster-autoscaler eviction starts the loop. The first
+// deletions leave no record of the pod's states, so the truth calls them `unknown`; then an
+// engineer restarts koperator with --verbose, and from there each revert deletion is preceded by
+// a "kafka pod resource diffs" line carrying original, modified and current. Deleting the VPA
+// object ends the loop (the webhook is still called, but no longer mutates). With a
+// Metadata-level cluster (auditLevel 'Metadata') koperator is verbose from the start.
+import { parseServiceAccount } from '../audit-event';
 import { evictPod, kubeletFinalDelete } from '../kube';
 import { CLUSTERS } from '../fixtures';
 import { externalLoss } from '../operator';
@@ -21,7 +25,6 @@ import {
 export const metadataVerboseLoop: Scenario = (ctx, start) => {
   const { world, rng } = ctx;
   const ns = world.opts.metadataNamespace;
-  world.verboseFrom = Math.min(world.verboseFrom, start);
   const hook = vpaAdmission();
   const vpa = controller(
     world,
@@ -80,12 +83,47 @@ export const metadataVerboseLoop: Scenario = (ctx, start) => {
         installed.until = at;
         world.installWebhook(passThrough(hook.configuration, hook.webhook), [ns], at);
       };
-  const loop = revertLoop(
+  // Before anyone looks: deletions with nothing in the logs but the deletes themselves.
+  const blind = revertLoop(
     ctx,
     CLUSTERS.metrics,
     '1',
     { createdAt: first.createdAt, readyAt: first.readyAt },
-    rng.int(4, 6),
+    rng.int(1, 2),
+    null,
+  );
+  const last = blind.restarts[blind.restarts.length - 1];
+  // The operator's Deployment gets --verbose; its new pod takes over after a short restart.
+  const sa = parseServiceAccount(world.operator.username);
+  const patchAt = last.readyAt + secs(rng, 0.5, 2);
+  world.request({
+    at: patchAt,
+    latency: 20 * MS,
+    actor: person(world, 'kenji@example.com'),
+    verb: 'patch',
+    resource: 'deployments',
+    apiGroup: 'apps',
+    apiVersion: 'v1',
+    namespace: sa?.namespace ?? world.opts.namespace,
+    name: sa?.name ?? 'kafka-operator',
+    query: 'fieldManager=kubectl-edit',
+    requestObject: {
+      spec: {
+        template: {
+          spec: { containers: [{ name: 'manager', args: ['--enable-leader-election', '--verbose'] }] },
+        },
+      },
+    },
+    code: 200,
+  });
+  const restarted = patchAt + secs(rng, 6, 14);
+  world.verboseFrom = Math.min(world.verboseFrom, restarted);
+  const loop = revertLoop(
+    ctx,
+    CLUSTERS.metrics,
+    '1',
+    { createdAt: last.createdAt, readyAt: restarted },
+    rng.int(4, 5),
     fix,
   );
   return loop.end;
