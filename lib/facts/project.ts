@@ -28,11 +28,13 @@ function projectAudit(e: AuditEvent, src: Src): Fact | null {
     stage: e.stage,
     level: e.level,
     verb: e.verb,
-    user: e.user?.username ?? '',
+    // Nested fields of an event are unvalidated input: a non-string here would reach
+    // string methods in the analysis and abort the whole run.
+    user: str(e.user?.username) ?? '',
     namespace: ref.namespace,
-    name: ref.name || stringAt(response, 'metadata', 'name'),
-    uid: ref.uid || null,
-    subresource: ref.subresource || null,
+    name: str(ref.name) ?? stringAt(response, 'metadata', 'name'),
+    uid: str(ref.uid),
+    subresource: str(ref.subresource),
     code: typeof e.responseStatus?.code === 'number' ? e.responseStatus.code : null,
   };
   switch (ref.resource) {
