@@ -1,0 +1,411 @@
+// Secrets never leave: known, unique strings are planted in every place of the logs
+// where a secret can sit, the whole pipeline runs over them, and no output that leaves
+// the process (reports in every format, SNS messages, Slack payloads, the facts written
+// to S3, stderr and console) may contain any of them. The same outputs must still carry
+// the non-secret evidence (pod, webhook and user names, resource values), so this test
+// fails both when something leaks and when the outputs stop saying anything.
+//
+// The base corpus is the shared scenario corpus (real formats, a webhook revert loop on
+// events-kafka broker 5); the secrets are planted into its records and the result is
+// re-encoded with lib/sim/encode.ts into a temporary folder.
+import { promises as fs } from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import type { LoopAlert, RecreationAlert } from '../../lib/alerts/types';
+import { defaultAnalysisOptions } from '../../lib/analyze/options';
+import { REDACTED, redactField } from '../../lib/analyze/redact';
+import { encodeFacts } from '../../lib/facts/codec';
+import { createIngestStats, ingest } from '../../lib/ingest';
+import { decodeLastApplied, encodeLastApplied, LAST_APPLIED_ANNOTATION } from '../../lib/k8s/last-applied';
+import type { AuditEvent } from '../../lib/model/audit';
+import type { FindingsDocument } from '../../lib/model/findings';
+import type { OperatorLine } from '../../lib/model/operator-line';
+import { buildSnsMessage, toAlertMessage } from '../../lib/notify/message';
+import { buildSlackPayload } from '../../lib/notify/slack';
+import { analyzeInputs, collectFacts } from '../../lib/pipeline/analyze-inputs';
+import { REPORT_FORMATS, renderReport } from '../../lib/report';
+import { encodeAudit, encodeOperator, type AuditContainer } from '../../lib/sim/encode';
+import { listLocal } from '../../lib/sources/local';
+import { describeWithCorpus, SCENARIOS } from '../support/shared-corpus';
+
+type Json = Record<string, unknown>;
+
+/** Every planted secret, by where it was planted. Unique strings, found nowhere else. */
+const SECRET = {
+  secretData: 'plnt-secret-data-4b1f9e',
+  secretStringData: 'plnt-secret-stringdata-77c2a0',
+  secretLastApplied: 'plnt-secret-lastapplied-c03d51',
+  saTokenSecret: 'plnt-sa-token-secret-e8a442',
+  bearerAnnotation: 'plnt-bearer-annotation-19fe6c',
+  tokenRequest: 'plnt-tokenrequest-token-5d7b13',
+  configMapData: 'plnt-configmap-data-a61c90',
+  configMapBinary: 'plnt-configmap-binary-2f8e37',
+  configMapLastApplied: 'plnt-configmap-lastapplied-90b4de',
+  awsAccessKeyId: 'ASIAPLNTACCESSKEY7Q2Z',
+  awsSessionName: 'plnt-session-name-6e21bd',
+  credentialId: 'plnt-credential-id-0ac7f3',
+  impersonatedName: 'plnt-impersonated-user-b5e019',
+  impersonatedExtra: 'plnt-impersonated-extra-3c9d28',
+  auditAnnotationBearer: 'plnt-audit-annotation-bearer-8a04f1',
+  brokerEnvDesired: 'plnt-broker-env-desired-41d7aa',
+  brokerEnvMutated: 'plnt-broker-env-mutated-ce5f02',
+  sidecarEnv: 'plnt-sidecar-env-7b39c6',
+  operatorField: 'plnt-operator-field-d2e860',
+} as const;
+type SecretKey = keyof typeof SECRET;
+
+/**
+ * Planted inside pod specs. Facts keep pod specs (minus managedFields) because the diff
+ * needs them, so these may sit at rest in the facts bucket; SECURITY.md says so. They
+ * must still never reach a report, an alert or a log line.
+ */
+const IN_POD_SPEC: ReadonlySet<SecretKey> = new Set(['brokerEnvDesired', 'brokerEnvMutated', 'sidecarEnv']);
+
+const LOOP_CLUSTER = 'events-kafka';
+const LOOP_POD_PREFIX = 'events-kafka-5-';
+const LOOP_WEBHOOK = 'affinity.spread.example.com';
+const PLANTED_ENV = 'DB_PASSWORD';
+
+function isObj(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function objAt(v: unknown, ...keys: string[]): Json {
+  let cur: unknown = v;
+  for (const k of keys) {
+    if (!isObj(cur)) throw new Error(`no object at ${keys.join('.')}`);
+    cur = cur[k];
+  }
+  if (!isObj(cur)) throw new Error(`no object at ${keys.join('.')}`);
+  return cur;
+}
+
+function containers(pod: unknown): Json[] {
+  const list = objAt(pod, 'spec').containers;
+  if (!Array.isArray(list)) throw new Error('pod without containers');
+  return list.filter(isObj);
+}
+
+function envOf(container: Json): Json[] {
+  if (!Array.isArray(container.env)) container.env = [];
+  return container.env as Json[];
+}
+
+const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
+
+/** An audit event of a write by `user`, at the time of `like` (so it falls inside the corpus window). */
+function writeEvent(like: AuditEvent, id: string, ref: Json, verb: string, bodies: { request?: unknown; response?: unknown }): AuditEvent {
+  return {
+    kind: 'Event',
+    apiVersion: 'audit.k8s.io/v1',
+    level: 'RequestResponse',
+    auditID: id,
+    stage: 'ResponseComplete',
+    requestURI: `/api/v1/namespaces/kafka/${String(ref.resource)}`,
+    verb,
+    user: { username: 'alice@example.com', groups: ['system:authenticated'] },
+    objectRef: ref,
+    responseStatus: { code: verb === 'create' ? 201 : 200 },
+    requestObject: bodies.request,
+    responseObject: bodies.response,
+    requestReceivedTimestamp: like.requestReceivedTimestamp,
+    stageTimestamp: like.stageTimestamp,
+  };
+}
+
+/** Secret, ConfigMap and TokenRequest writes carrying secrets in their bodies and annotations. */
+function secretBearingEvents(like: AuditEvent, n: number): AuditEvent[] {
+  const id = (k: number): string => `5ec12e75-0000-4000-8000-${String(n * 10 + k).padStart(12, '0')}`;
+  const secret = {
+    kind: 'Secret',
+    apiVersion: 'v1',
+    metadata: {
+      name: 'kafka-sasl-credentials',
+      namespace: 'kafka',
+      annotations: {
+        'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({ stringData: { password: SECRET.secretLastApplied } }),
+        'example.com/authorization': `Bearer ${SECRET.bearerAnnotation}`,
+      },
+    },
+    data: { password: b64(SECRET.secretData), token: b64(SECRET.saTokenSecret) },
+    stringData: { 'client.properties': `sasl.password=${SECRET.secretStringData}` },
+    type: 'kubernetes.io/service-account-token',
+  };
+  const configMap = {
+    kind: 'ConfigMap',
+    apiVersion: 'v1',
+    metadata: {
+      name: 'client-credentials',
+      namespace: 'kafka',
+      annotations: {
+        'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({ data: { password: SECRET.configMapLastApplied } }),
+      },
+    },
+    data: { 'jaas.conf': `password="${SECRET.configMapData}";` },
+    binaryData: { keystore: b64(SECRET.configMapBinary) },
+  };
+  const tokenRequest = {
+    kind: 'TokenRequest',
+    apiVersion: 'authentication.k8s.io/v1',
+    spec: { audiences: ['sts.amazonaws.com'], expirationSeconds: 3600 },
+    status: { token: SECRET.tokenRequest, expirationTimestamp: '2026-11-02T11:30:00Z' },
+  };
+  return [
+    writeEvent(like, id(1), { resource: 'secrets', namespace: 'kafka', name: 'kafka-sasl-credentials', apiVersion: 'v1' }, 'create', {
+      request: secret,
+      response: secret,
+    }),
+    writeEvent(like, id(2), { resource: 'configmaps', namespace: 'kafka', name: 'client-credentials', apiVersion: 'v1' }, 'update', {
+      request: configMap,
+      response: configMap,
+    }),
+    writeEvent(
+      like,
+      id(3),
+      { resource: 'serviceaccounts', namespace: 'kafka', name: 'kafka', subresource: 'token', apiVersion: 'v1' },
+      'create',
+      { request: { ...tokenRequest, status: {} }, response: tokenRequest },
+    ),
+  ];
+}
+
+/** The caller's credentials and impersonation, and an audit annotation with a bearer token, on every pod write. */
+function plantIdentity(e: AuditEvent): void {
+  e.user = {
+    ...e.user,
+    extra: {
+      accessKeyId: [SECRET.awsAccessKeyId],
+      sessionName: [SECRET.awsSessionName],
+      'authentication.kubernetes.io/credential-id': [SECRET.credentialId],
+    },
+  };
+  e.impersonatedUser = { username: SECRET.impersonatedName, extra: { 'example.com/ticket': [SECRET.impersonatedExtra] } };
+  e.annotations = { ...(e.annotations ?? {}), 'example.com/authorization': `Bearer ${SECRET.auditAnnotationBearer}` };
+}
+
+/** Adds DB_PASSWORD to the broker container's desired state (last-applied and the request). */
+function plantDesiredEnv(pod: unknown): void {
+  const meta = objAt(pod, 'metadata');
+  const annotations = objAt(meta, 'annotations');
+  const encoded = annotations[LAST_APPLIED_ANNOTATION];
+  if (typeof encoded === 'string') {
+    const d = decodeLastApplied(encoded);
+    if (!d.ok) throw new Error(`corpus last-applied unreadable: ${d.reason}`);
+    const kafka = containers(d.value).find((c) => c.name === 'kafka');
+    if (kafka) envOf(kafka).push({ name: PLANTED_ENV, value: SECRET.brokerEnvDesired });
+    annotations[LAST_APPLIED_ANNOTATION] = encodeLastApplied(d.value, d.encoding);
+  }
+  const kafka = containers(pod).find((c) => c.name === 'kafka');
+  if (kafka) envOf(kafka).push({ name: PLANTED_ENV, value: SECRET.brokerEnvDesired });
+}
+
+/**
+ * On every create of events-kafka broker 5: the desired pod gains DB_PASSWORD, the
+ * looping affinity webhook also rewrites its value (so the env var becomes one of the
+ * finding's fields, from → to), and the Istio sidecar carries a secret env value.
+ */
+function plantPodCreate(e: AuditEvent): void {
+  const req = e.requestObject;
+  const res = e.responseObject;
+  plantDesiredEnv(req);
+  plantDesiredEnv(res);
+  const reqKafka = containers(req).findIndex((c) => c.name === 'kafka');
+  const envIndex = envOf(containers(req)[reqKafka]).length - 1;
+  for (const c of containers(res)) {
+    if (c.name === 'istio-proxy') envOf(c).push({ name: 'ISTIO_META_CLUSTER_TOKEN', value: SECRET.sidecarEnv });
+  }
+  const annotations = e.annotations ?? {};
+  const key = Object.keys(annotations).find((k) => k.startsWith('patch.webhook.') && annotations[k].includes(LOOP_WEBHOOK));
+  if (!key) return; // this create was not mutated by the looping webhook: desired and live agree
+  const patch = JSON.parse(annotations[key]) as Json;
+  (patch.patch as Json[]).push({ op: 'replace', path: `/spec/containers/${reqKafka}/env/${envIndex}/value`, value: SECRET.brokerEnvMutated });
+  annotations[key] = JSON.stringify(patch);
+  const resKafka = containers(res).find((c) => c.name === 'kafka');
+  const planted = resKafka ? envOf(resKafka).find((v) => v.name === PLANTED_ENV) : undefined;
+  if (planted) planted.value = SECRET.brokerEnvMutated;
+}
+
+function isLoopPodCreate(e: AuditEvent): boolean {
+  if (e.objectRef?.resource !== 'pods' || e.objectRef.subresource || e.verb !== 'create' || e.stage !== 'ResponseComplete') return false;
+  if (!isObj(e.requestObject) || !isObj(e.responseObject)) return false;
+  const name = objAt(e.responseObject, 'metadata').name;
+  return typeof name === 'string' && name.startsWith(LOOP_POD_PREFIX);
+}
+
+interface Outputs {
+  doc: FindingsDocument;
+  /** Everything that leaves the process, by name. */
+  texts: Record<string, string>;
+  facts: string;
+}
+
+/** Containers the secret-bearing events are also written in, so every reader meets them. */
+const EXTRA_CONTAINERS: readonly AuditContainer[] = [
+  'audit-eventlist-pretty',
+  'eks-cloudwatch-export',
+  'eks-firehose-cwl',
+  'fluent-bit-log',
+  'aks-diagnostic',
+  'gke-logentry',
+];
+
+async function buildCorpus(dir: string): Promise<void> {
+  const stats = createIngestStats();
+  const events: AuditEvent[] = [];
+  const lines: OperatorLine[] = [];
+  for await (const r of ingest(listLocal(SCENARIOS), stats, { relevantOnly: false })) {
+    if (r.kind === 'audit') events.push(r.event);
+    else lines.push(r.line);
+  }
+  let planted = 0;
+  for (const e of events) {
+    if (e.objectRef?.resource === 'pods') plantIdentity(e);
+    if (isLoopPodCreate(e)) {
+      plantPodCreate(e);
+      planted++;
+    }
+  }
+  // Guards the fixture itself: without the loop's creates the test would prove nothing.
+  if (planted < 3) throw new Error(`only ${planted} creates of ${LOOP_POD_PREFIX}* in the corpus`);
+  for (const l of lines) l.fields.saslPassword = SECRET.operatorField;
+  const like = events.find(isLoopPodCreate) ?? events[0];
+  await fs.writeFile(path.join(dir, 'audit.log.gz'), encodeAudit('audit-jsonl', [...events, ...secretBearingEvents(like, 0)], { gzip: true }));
+  for (const [i, c] of EXTRA_CONTAINERS.entries()) {
+    await fs.writeFile(path.join(dir, `extra-${c}.log`), encodeAudit(c, secretBearingEvents(like, i + 1)));
+  }
+  await fs.writeFile(path.join(dir, 'operator.log'), encodeOperator('zap-json', lines));
+}
+
+/** Runs `fn` with everything written to stderr, stdout and the console captured. */
+async function capturing<T>(fn: () => Promise<T>): Promise<{ value: T; output: string }> {
+  const chunks: string[] = [];
+  const grab = (chunk: unknown): boolean => {
+    chunks.push(typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk));
+    return true;
+  };
+  const spies = [
+    jest.spyOn(process.stderr, 'write').mockImplementation(grab),
+    jest.spyOn(process.stdout, 'write').mockImplementation(grab),
+    ...(['log', 'info', 'warn', 'error', 'debug'] as const).map((m) =>
+      jest.spyOn(console, m).mockImplementation((...args: unknown[]) => {
+        chunks.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' '));
+      }),
+    ),
+  ];
+  try {
+    const value = await fn();
+    return { value, output: chunks.join('\n') };
+  } finally {
+    for (const s of spies) s.mockRestore();
+  }
+}
+
+function alertTexts(doc: FindingsDocument): Record<string, string> {
+  const ctx = { window: { from: '2026-11-02T09:00:00Z', to: '2026-11-02T12:00:00Z' }, report: { uri: 's3://reports/r.json' } };
+  const out: Record<string, string> = {};
+  const events: (LoopAlert | RecreationAlert)[] = [
+    ...doc.recreations.map((r, i): RecreationAlert => ({ kind: 'recreation', event: 'recreation', id: `r${i}`, cluster: 'eks', recreation: r })),
+    ...doc.loops.map((l, i): LoopAlert => {
+      const latest = doc.recreations.filter((r) => r.kafkaCluster === l.kafkaCluster && r.brokerId === l.brokerId).pop() ?? null;
+      return { kind: 'loop', event: 'loop-started', id: `l${i}`, cluster: 'eks', loop: l, totalCount: l.count, latest };
+    }),
+  ];
+  for (const ev of events) {
+    const m = toAlertMessage(ev, ctx);
+    out[`sns ${ev.id}`] = JSON.stringify(buildSnsMessage(m));
+    out[`slack ${ev.id}`] = JSON.stringify(buildSlackPayload(m));
+  }
+  return out;
+}
+
+describeWithCorpus(SCENARIOS, 'secrets planted in the logs never leave the process', () => {
+  let tmp = '';
+  let out: Outputs;
+
+  beforeAll(async () => {
+    tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'koperator-audit-secrets-'));
+    await buildCorpus(tmp);
+    const { value: doc, output } = await capturing(() => analyzeInputs([tmp], defaultAnalysisOptions(), {}));
+    const texts: Record<string, string> = { 'stderr/stdout/console': output };
+    for (const format of REPORT_FORMATS) {
+      for (const color of [false, true]) {
+        texts[`report ${format}${color ? ' (colour)' : ''}`] = renderReport(doc, format, { color, inputs: [tmp], generatedAt: '2026-11-02T12:00:00Z' });
+      }
+    }
+    Object.assign(texts, alertTexts(doc));
+    const facts = await collectFacts(listLocal(tmp), createIngestStats());
+    const encoded = encodeFacts({ source: tmp, etag: null, cluster: 'eks', hour: '2026-11-02-10' }, facts);
+    out = { doc, texts, facts: encoded };
+  }, 60_000);
+
+  afterAll(async () => {
+    if (tmp) await fs.rm(tmp, { recursive: true, force: true });
+  });
+
+  it('found the planted env var as a field of the webhook loop (the plant reached a finding)', () => {
+    const fields = out.doc.recreations.filter((r) => r.kafkaCluster === LOOP_CLUSTER).flatMap((r) => r.fields);
+    expect(fields.some((f) => f.path.includes(`env[name=${PLANTED_ENV}]`))).toBe(true);
+    expect(out.doc.loops.some((l) => l.kafkaCluster === LOOP_CLUSTER && l.brokerId === '5')).toBe(true);
+  });
+
+  const secretKeys = Object.keys(SECRET) as SecretKey[];
+  it.each(secretKeys)('%s appears in no report, alert or log output', (key) => {
+    const leaks = Object.entries(out.texts)
+      .filter(([, text]) => text.includes(SECRET[key]))
+      .map(([name]) => name);
+    expect(leaks).toEqual([]);
+  });
+
+  it.each(secretKeys.filter((k) => !IN_POD_SPEC.has(k)))('%s is not in the facts written to S3', (key) => {
+    expect(out.facts).not.toContain(SECRET[key]);
+  });
+
+  it('facts keep pod specs, env values included (documented in SECURITY.md)', () => {
+    // The diff needs the pod as stored; this pins the documented behaviour so a change is deliberate.
+    expect(out.facts).toContain(SECRET.brokerEnvDesired);
+  });
+
+  it('every output still carries the non-secret evidence', () => {
+    const loop = out.doc.recreations.find((r) => r.kafkaCluster === LOOP_CLUSTER && r.brokerId === '5');
+    const resource = out.doc.recreations.flatMap((r) => r.fields).find((f) => f.path.includes('.resources.') && typeof f.to === 'string');
+    expect(loop).toBeDefined();
+    expect(resource).toBeDefined();
+    const evidence = [loop!.deletedPod.name, LOOP_WEBHOOK, 'system:serviceaccount:kafka:kafka-operator', PLANTED_ENV];
+    const missing: string[] = [];
+    for (const [name, text] of Object.entries(out.texts)) {
+      if (name.startsWith('stderr') || name.startsWith('sns') || name.startsWith('slack')) continue;
+      for (const e of evidence) if (!text.includes(e)) missing.push(`${name}: ${e}`);
+    }
+    for (const format of ['json', 'markdown', 'html'] as const) {
+      if (!out.texts[`report ${format}`].includes(String(resource!.to))) missing.push(`report ${format}: ${String(resource!.to)}`);
+    }
+    expect(missing).toEqual([]);
+    // The webhook loop's alerts name the webhook and the broker pod.
+    const loopAlerts = Object.entries(out.texts).filter(([name, text]) => /^(sns|slack) l/.test(name) && text.includes(LOOP_CLUSTER));
+    expect(loopAlerts.length).toBe(2);
+    for (const [, text] of loopAlerts) expect(text).toContain(LOOP_WEBHOOK);
+    expect(out.facts).toContain('alice@example.com'); // user names are kept, only names
+    expect(out.facts).toContain('client-credentials'); // the ConfigMap write is kept, as metadata
+  });
+});
+
+describe('redactField on the shapes a diff reports env vars in', () => {
+  const secret = { name: 'DB_PASSWORD', value: 'hunter2' };
+  const allowed = { name: 'KAFKA_HEAP_OPTS', value: '-Xmx2G' };
+  it.each([
+    // The diff names an added or removed var by its element path, with the whole {name, value} as from/to.
+    ['one env var added', 'spec.containers[name=kafka].env[name=DB_PASSWORD]', null, secret, null, { name: 'DB_PASSWORD', value: REDACTED }],
+    ['one env var removed', 'spec.containers[name=kafka].env[name=DB_PASSWORD]', secret, null, { name: 'DB_PASSWORD', value: REDACTED }, null],
+    ['an allowlisted var added', 'spec.containers[name=kafka].env[name=KAFKA_HEAP_OPTS]', null, allowed, null, allowed],
+    ['a whole env list', 'spec.containers[name=kafka].env', [allowed], [allowed, secret], [allowed], [allowed, { name: 'DB_PASSWORD', value: REDACTED }]],
+    ['a container holding env', 'spec.containers[name=sidecar]', null, { name: 'sidecar', env: [secret] }, null, { name: 'sidecar', env: [{ name: 'DB_PASSWORD', value: REDACTED }] }],
+  ])('%s', (_label, path, from, to, wantFrom, wantTo) => {
+    expect(redactField(path, from, to)).toEqual({ from: wantFrom, to: wantTo });
+  });
+
+  it('a value nested deeper than any pod is withheld, not walked (no stack overflow)', () => {
+    const deep = JSON.parse('['.repeat(100_000) + ']'.repeat(100_000)) as unknown;
+    const out = redactField('spec.affinity', null, deep);
+    expect(JSON.stringify(out.to)).toContain(REDACTED);
+  });
+});
