@@ -223,7 +223,10 @@ export function diffAlerts(
   };
 }
 
-/** Whether two states differ in anything but their timestamp: an unchanged state is not rewritten. */
+/** Whether two states differ in anything but who wrote them when: an unchanged state is not rewritten. */
 export function sameAlertState(a: AlertState, b: AlertState): boolean {
-  return JSON.stringify({ ...a, updatedAt: '' }) === JSON.stringify({ ...b, updatedAt: '' });
+  return (
+    JSON.stringify({ ...a, updatedAt: '', writtenBy: '' }) ===
+    JSON.stringify({ ...b, updatedAt: '', writtenBy: '' })
+  );
 }

@@ -58,6 +58,11 @@ export interface AlertState {
   version: typeof ALERT_STATE_VERSION;
   cluster: string;
   updatedAt: string;
+  /**
+   * Id of the run that wrote the state. S3 ETags are content hashes: without a value
+   * unique to the writer, two runs writing the same bytes would both satisfy If-Match.
+   */
+  writtenBy?: string;
   loops: LoopState[];
   /** Recreations already considered (alerted or deliberately not), by identity, with their time for pruning. */
   recreations: { key: string; deletedAt: string }[];

@@ -2,7 +2,8 @@
 // analyse, diff against the alert state, write the report, and publish what is new.
 //
 // Ordering is what makes announcements exactly-once in practice:
-//   1. read the state and its ETag; publish anything a crashed run left pending;
+//   1. read the state and its ETag; if a crashed run left events pending, claim them
+//      (rewrite the state conditionally on that ETag), publish them, clear them;
 //   2. analyse and diff;
 //   3. write the state with the new events as `pending`, conditionally on the ETag read:
 //      of two racing runs only one gets here, the other stops without publishing;
@@ -11,6 +12,7 @@
 // only a death between one publish and the write after it can repeat a message, and
 // every message carries a stable `id` for subscribers that must drop repeats.
 import type { S3Client } from '@aws-sdk/client-s3';
+import { randomUUID } from 'crypto';
 import type { SNSClient } from '@aws-sdk/client-sns';
 import { analyzeFacts } from '../analyze';
 import { diffAlerts, sameAlertState } from '../alerts/diff';
@@ -117,16 +119,32 @@ async function publishPending(
   return { sent, failed: [] };
 }
 
-/** Publishes `state.pending`, then records what went out; rethrows a publish failure after saving the rest. */
+/** Marks a state as written by this run, so its bytes (and ETag) differ from any other run's. */
+function stamp(state: AlertState, runId: string): AlertState {
+  return { ...state, writtenBy: runId };
+}
+
+/**
+ * Publishes `state.pending` and records what went out. The state is first written back
+ * as read (conditionally on `etag`) so that, of two runs holding the same pending
+ * events, only the one whose write lands publishes them; the other gets
+ * AlertStateConflictError. Rethrows a publish failure after saving what is left.
+ */
 async function flush(
   deps: AnalyzeRunDeps,
   key: string,
   state: AlertState,
   etag: string | null,
+  alreadyClaimed: boolean,
+  runId: string,
 ): Promise<{ state: AlertState; etag: string | null; sent: AlertEvent[] }> {
+  const bucket = deps.config.bucket;
+  let current = etag;
+  if (!alreadyClaimed)
+    current = await saveAlertState(deps.s3, bucket, key, encodeAlertState(stamp(state, runId)), current);
   const { sent, failed, error } = await publishPending(deps, state.pending);
-  const next: AlertState = { ...state, pending: failed };
-  const newEtag = await saveAlertState(deps.s3, deps.config.bucket, key, encodeAlertState(next), etag);
+  const next: AlertState = stamp({ ...state, pending: failed }, runId);
+  const newEtag = await saveAlertState(deps.s3, bucket, key, encodeAlertState(next), current);
   if (error !== undefined) throw error;
   return { state: next, etag: newEtag, sent };
 }
@@ -135,6 +153,7 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
   const { config, s3 } = deps;
   const log = deps.logger ?? quiet;
   const stateKey = alertStateKey(config.layout, cluster);
+  const runId = randomUUID();
   const stored = await loadAlertState(s3, config.bucket, stateKey);
   let state = decodeAlertState(stored.text, cluster);
   let etag = stored.etag;
@@ -143,7 +162,7 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
 
   if (state.pending.length > 0) {
     log.warn('publishing alerts a previous run left pending', { cluster, pending: state.pending.length });
-    const r = await flush(deps, stateKey, state, etag);
+    const r = await flush(deps, stateKey, state, etag, false, runId);
     ({ state, etag } = r);
     published.push(...r.sent);
     stateWritten = true;
@@ -198,7 +217,7 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
     etag = await saveAlertState(s3, config.bucket, stateKey, encodeAlertState(claimed), etag);
     stateWritten = true;
     if (events.length > 0) {
-      const r = await flush(deps, stateKey, claimed, etag);
+      const r = await flush(deps, stateKey, claimed, etag, true, runId);
       published.push(...r.sent);
     }
   }
