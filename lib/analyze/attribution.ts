@@ -41,6 +41,10 @@ function lastLaterWriter(inc: Incarnation, path: string, operatorUsers: Set<stri
 
 /** Did this write change (or name) the field? */
 function touches(w: PodWriteFact, before: unknown, path: string): boolean {
+  // At Metadata level a resize shows no body, but the subresource only writes resources.
+  if (w.subresource === 'resize' && w.request === undefined && !isObject(w.response)) {
+    return /\.resources(\.|$)/.test(path);
+  }
   if (w.verb === 'patch' && w.request !== undefined) {
     return namedPaths(w, before).some((p) => pathsOverlap(path, p));
   }

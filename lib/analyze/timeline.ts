@@ -182,6 +182,7 @@ export function buildTimeline(facts: Fact[], configuredOperators: string[] = [])
   }
 
   for (const line of operatorLines) attachOperatorLine(line, byName, key);
+  if (configuredOperators.length === 0) for (const u of usersConfirmedByOperatorLines(all)) operatorUsers.add(u);
 
   const brokers = all.filter((inc) => {
     if (inc.broker) return true;
@@ -190,6 +191,18 @@ export function buildTimeline(facts: Fact[], configuredOperators: string[] = [])
     inc.brokerFromName = inc.broker !== null;
     return inc.broker !== null;
   });
+  // A pod that predates the data and was deleted by someone else (a drain, an
+  // autoscaler) shows no labels and no operator trace; its name still places it in a
+  // broker whose other pods are known to be koperator's.
+  const knownBrokers = new Set(brokers.map((i) => `${i.namespace}/${i.broker!.kafkaCluster}/${i.broker!.brokerId}`));
+  for (const inc of all) {
+    if (inc.broker || !inc.deletion) continue;
+    const named = brokerOfPodName(inc.name);
+    if (!named || !knownBrokers.has(`${inc.namespace}/${named.kafkaCluster}/${named.brokerId}`)) continue;
+    inc.broker = named;
+    inc.brokerFromName = true;
+    brokers.push(inc);
+  }
   for (const inc of brokers) {
     const d = inc.deletion;
     if (d && d.via === 'final-delete' && d.by === null && namedByDeletedLine(inc)) {
@@ -205,6 +218,25 @@ function learnOperatorUsers(pods: PodWriteFact[]): Set<string> {
   for (const f of pods) {
     if (f.verb !== 'create' || f.subresource !== null || !ok(f)) continue;
     if (kafkaClusterOwner(f.response) || kafkaClusterOwner(f.request)) users.add(f.user);
+  }
+  return users;
+}
+
+/**
+ * At Metadata level no body shows an owner reference; the operator is then whoever
+ * deleted a pod within seconds of koperator logging "broker pod deleted" for it.
+ */
+function usersConfirmedByOperatorLines(all: Incarnation[]): Set<string> {
+  const users = new Set<string>();
+  for (const inc of all) {
+    const d = inc.deletion;
+    if (!d || d.via !== 'delete' || !d.by) continue;
+    const confirmed = inc.operatorLines.some((l) => {
+      if (l.msg !== MSG.brokerPodDeleted) return false;
+      const s = secondsBetween(d.at, l.at);
+      return s >= -5 && s <= 30;
+    });
+    if (confirmed) users.add(d.by);
   }
   return users;
 }
