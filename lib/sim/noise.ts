@@ -125,6 +125,42 @@ type Job = (at: Micros) => void;
 
 const NOISE_NAMESPACES = ['shop', 'payments', 'ci-runners', 'monitoring', 'search-frontend'];
 
+type NoiseKind =
+  | 'node-lease'
+  | 'leader-lease'
+  | 'get'
+  | 'list'
+  | 'watch'
+  | 'node-status'
+  | 'event'
+  | 'review'
+  | 'pod'
+  | 'config'
+  | 'secret'
+  | 'deployment';
+
+/** The mix of background requests: kind, weight, and audit events it ends up writing. */
+const NOISE_MIX: ReadonlyArray<readonly [NoiseKind, number, number]> = [
+  ['node-lease', 30, 2],
+  ['leader-lease', 10, 2],
+  ['get', 12, 2],
+  ['list', 6, 2],
+  // Watches add a ResponseStarted stage.
+  ['watch', 4, 3],
+  ['node-status', 6, 2],
+  ['event', 8, 2],
+  ['review', 3, 2],
+  // A pod's life: create, binding, three status reports, delete, the kubelet's final delete.
+  ['pod', 4, 14],
+  ['config', 3, 2],
+  ['secret', 2, 2],
+  ['deployment', 2, 2],
+];
+
+/** Mean audit events per random arrival, to turn an event rate into an arrival rate. */
+const EVENTS_PER_ARRIVAL =
+  NOISE_MIX.reduce((s, [, w, n]) => s + w * n, 0) / NOISE_MIX.reduce((s, [, w]) => s + w, 0);
+
 export class NoiseSource {
   private readonly out = new Heap<AuditEvent>();
   private readonly jobs = new Heap<Job>();
@@ -242,7 +278,7 @@ export class NoiseSource {
 
   /** Events in stageTimestamp order, forever. */
   *events(): Generator<AuditEvent> {
-    const meanGap = SEC / (this.cfg.eventsPerSecond / 2.1);
+    const meanGap = SEC / (this.cfg.eventsPerSecond / EVENTS_PER_ARRIVAL);
     let nextArrival = this.clock + this.rng.exponential(meanGap);
     for (;;) {
       const jobAt = this.jobs.peekAt();
@@ -278,20 +314,9 @@ export class NoiseSource {
 
   private randomRequest(at: Micros): void {
     const r = this.rng;
-    const kind = r.weighted<string>([
-      ['node-lease', 30],
-      ['leader-lease', 10],
-      ['get', 12],
-      ['list', 6],
-      ['watch', 4],
-      ['node-status', 6],
-      ['event', 8],
-      ['review', 3],
-      ['pod', this.livePods < 60 ? 4 : 0],
-      ['config', 3],
-      ['secret', 2],
-      ['deployment', 2],
-    ]);
+    const kind = r.weighted<NoiseKind>(
+      NOISE_MIX.map(([k, w]) => [k, k === 'pod' && this.livePods >= 60 ? 0 : w] as const),
+    );
     const node = r.pick(this.cfg.nodes);
     switch (kind) {
       case 'node-lease': {
