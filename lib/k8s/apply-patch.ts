@@ -3,7 +3,7 @@
 // kubelet's status patches). Inputs are never mutated and nothing throws: a patch the API
 // server would have refused comes back as { ok: false, reason }.
 
-import { applyPatch, type Operation } from 'fast-json-patch';
+import { applyOperation, getValueByPointer, type Operation } from 'fast-json-patch';
 import { cloneJson, isObject, type JsonObject } from './json-value';
 import { stripLeftoverDirectives } from './smp-directives';
 import { strategicMerge } from './smp-merge';
@@ -19,16 +19,33 @@ function isOperation(v: unknown): v is Operation {
   return isObject(v) && typeof v.op === 'string' && typeof v.path === 'string';
 }
 
+/**
+ * Bytes a patch's `copy` operations may duplicate. Each `copy` can double the document
+ * (copy /spec to /spec/a, then /spec to /spec/b...), so twenty of them in a 1 KB
+ * annotation would expand to gigabytes. Real webhooks copy little or nothing, and the
+ * API server stores no pod much above 1 MiB, so a patch copying more is refused.
+ */
+export const MAX_COPIED_BYTES = 1024 * 1024;
+
 /** RFC 6902, all-or-nothing like the API server: one failing op (a `test`, a missing path) fails the patch. */
 export function applyJsonPatch(obj: unknown, ops: unknown): ApplyResult {
   if (!Array.isArray(ops)) return { ok: false, reason: 'JSON patch is not a list of operations' };
   const bad = ops.findIndex((op) => !isOperation(op));
   if (bad >= 0) return { ok: false, reason: `JSON patch operation ${bad} has no op or path` };
   try {
-    const doc = cloneJson(obj);
-    // validate=true rejects unresolvable paths and bad ops up front; prototype keys stay banned.
-    const result = applyPatch(doc, cloneJson(ops as Operation[]), true, true);
-    return { ok: true, value: result.newDocument };
+    let doc = cloneJson(obj);
+    let copied = 0;
+    const patch = cloneJson(ops as Operation[]);
+    for (let i = 0; i < patch.length; i++) {
+      const op = patch[i];
+      if (op.op === 'copy') {
+        copied += JSON.stringify(getValueByPointer(doc, op.from) ?? null).length;
+        if (copied > MAX_COPIED_BYTES) return { ok: false, reason: `JSON patch copies more than ${MAX_COPIED_BYTES} bytes` };
+      }
+      // validate=true rejects unresolvable paths and bad ops; prototype keys stay banned.
+      doc = applyOperation(doc, op, true, true, true, i).newDocument;
+    }
+    return { ok: true, value: doc };
   } catch (e) {
     return { ok: false, reason: reasonOf(e) };
   }
