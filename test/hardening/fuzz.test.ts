@@ -8,6 +8,7 @@ import { constants, createDeflateRaw, crc32, deflateRawSync, gunzipSync, gzipSyn
 import { analyzeFacts } from '../../lib/analyze';
 import { defaultAnalysisOptions } from '../../lib/analyze/options';
 import { projectRecord } from '../../lib/facts/project';
+import { applyJsonPatch, MAX_COPIED_BYTES } from '../../lib/k8s/apply-patch';
 import { decodeLastApplied, encodeLastApplied } from '../../lib/k8s/last-applied';
 import type { AuditEvent } from '../../lib/model/audit';
 import type { Fact } from '../../lib/model/facts';
@@ -296,6 +297,50 @@ describe('wrong types in every field of an audit event', () => {
     const line = JSON.stringify(deleteEvent('real')).replace('{', '{"auditID":"decoy","objectRef":null,');
     const { ids } = await readBytes(Buffer.from(line + '\n'));
     expect(ids).toEqual(['real']);
+  });
+});
+
+describe('hostile webhook patches in the admission annotations', () => {
+  const PATCH_KEY = 'patch.webhook.admission.k8s.io/round_0_index_0';
+  /** The revert loop with every create's webhook patch replaced by `ops`. */
+  function withPatch(ops: unknown): AuditEvent[] {
+    const events = revertLoopEvents();
+    for (const e of events) {
+      if (e.annotations?.[PATCH_KEY]) e.annotations[PATCH_KEY] = JSON.stringify({ configuration: 'scaler', webhook: WEBHOOK, patch: ops, patchType: 'JSONPatch' });
+    }
+    return events;
+  }
+
+  it.each([
+    ['a __proto__ path', [{ op: 'add', path: '/__proto__/polluted', value: 'yes' }]],
+    ['a constructor.prototype path', [{ op: 'add', path: '/constructor/prototype/polluted', value: 'yes' }]],
+    ['a __proto__ path inside a container', [{ op: 'replace', path: '/spec/containers/0/__proto__/polluted', value: 'yes' }]],
+    ['an index far past the end', [{ op: 'add', path: '/spec/containers/99999999', value: {} }]],
+    ['moving a value into itself', [{ op: 'move', from: '/spec', path: '/spec/x' }]],
+    ['removing the root', [{ op: 'remove', path: '/' }]],
+    ['an unknown op', [{ op: 'bogus', path: '/x' }]],
+    ['operations that are not objects', [null, 5, 'x', []]],
+    ['a number as path', [{ op: 'add', path: 7, value: 1 }]],
+  ])('%s: analysed without a throw, no prototype polluted', async (_label, ops) => {
+    const { records } = await readBytes(Buffer.from(jsonLines(withPatch(ops))));
+    expect(() => downstream(records)).not.toThrow();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('40 `copy` ops that double the pod each time (a 2 KB annotation, 2^40 expansion) are refused within bounds', async () => {
+    const ops = Array.from({ length: 40 }, (_, i) => ({ op: 'copy', from: '/spec', path: `/spec/a${i}` }));
+    expect(applyJsonPatch({ spec: { x: 'y'.repeat(100) } }, ops)).toEqual({ ok: false, reason: `JSON patch copies more than ${MAX_COPIED_BYTES} bytes` });
+    const { records } = await readBytes(Buffer.from(jsonLines(withPatch(ops))));
+    const before = process.memoryUsage().rss;
+    const started = Date.now();
+    expect(() => downstream(records)).not.toThrow();
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(process.memoryUsage().rss - before).toBeLessThan(300 * 1024 * 1024);
+  });
+
+  it('a few small copies (as a real webhook might do) still apply', () => {
+    const ops = [{ op: 'copy', from: '/metadata/labels/app', path: '/metadata/labels/app-copy' }];
+    expect(applyJsonPatch({ metadata: { labels: { app: 'kafka' } } }, ops)).toEqual({ ok: true, value: { metadata: { labels: { app: 'kafka', 'app-copy': 'kafka' } } } });
   });
 });
 
