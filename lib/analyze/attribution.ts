@@ -132,7 +132,8 @@ function webhookAuthor(inc: Incarnation, path: string): Attribution {
     const steps = admissionSteps(create);
     let by: string | null = null;
     for (let i = 1; i < steps.length; i++) {
-      if (!sameFieldValue(valueAtPath(steps[i - 1].state, path), valueAtPath(steps[i].state, path))) by = steps[i].by;
+      if (!sameFieldValue(valueAtPath(steps[i - 1].state, path), valueAtPath(steps[i].state, path)))
+        by = steps[i].by;
     }
     return { by, evidence: by ? [create.auditID] : [] };
   }

@@ -42,7 +42,11 @@ export function classifyDeletion(
   }
   const wouldRestart = three && intent ? { threeWayMerge: three.changed, intentDiff: intent.changed } : null;
 
-  const rec = (classification: Classification, fields: FieldChange[] = [], extra: string[] = []): Recreation => ({
+  const rec = (
+    classification: Classification,
+    fields: FieldChange[] = [],
+    extra: string[] = [],
+  ): Recreation => ({
     namespace: inc.namespace,
     kafkaCluster: broker.kafkaCluster,
     brokerId: broker.brokerId,
@@ -57,10 +61,14 @@ export function classifyDeletion(
   });
 
   if (deletion.by === null) {
-    return rec('unknown', [], [
-      'deleter unknown: only the kubelet final delete is in the data and no operator line names the pod',
-      ...states.notes,
-    ]);
+    return rec(
+      'unknown',
+      [],
+      [
+        'deleter unknown: only the kubelet final delete is in the data and no operator line names the pod',
+        ...states.notes,
+      ],
+    );
   }
   if (!tl.operatorUsers.has(deletion.by)) return rec('external-deletion');
 
@@ -74,7 +82,11 @@ export function classifyDeletion(
   if (three?.changed && intent) {
     if (intent.changed) {
       const by = lastKafkaClusterAuthor(inc, tl);
-      const fields = intent.fields.map((f) => ({ path: f.path, ...redactField(f.path, f.from, f.to, allow), by: by?.user ?? null }));
+      const fields = intent.fields.map((f) => ({
+        path: f.path,
+        ...redactField(f.path, f.from, f.to, allow),
+        by: by?.user ?? null,
+      }));
       return rec('intent-change', fields, by ? [by.auditID, ...states.notes] : states.notes);
     }
     const extra: string[] = [...states.notes];
@@ -92,7 +104,11 @@ export function classifyDeletion(
   const config = configChangeEvidence(inc, tl);
   if (config) return rec('config-change', [], [config]);
   if (!known) return rec('unknown', [], ['cannot replay the diff', ...states.notes]);
-  return rec('unknown', [], ['three-way diff empty, no taint, no terminated container, no configuration change seen']);
+  return rec(
+    'unknown',
+    [],
+    ['three-way diff empty, no taint, no terminated container, no configuration change seen'],
+  );
 }
 
 function taintEvidence(inc: Incarnation, states: PodStates, opts: AnalysisOptions): string | null {
@@ -117,14 +133,21 @@ function terminationEvidence(inc: Incarnation): string | null {
   const end = inc.deletion?.facts[0];
   for (const w of inc.writes) {
     if (w === end) break;
-    const status = isObject(w.request) && isObject(w.request.status) ? w.request.status : isObject(w.response) ? w.response.status : undefined;
+    const status =
+      isObject(w.request) && isObject(w.request.status)
+        ? w.request.status
+        : isObject(w.response)
+          ? w.response.status
+          : undefined;
     if (!isObject(status)) continue;
     if (status.reason === 'Evicted' || status.reason === 'Shutdown' || status.reason === 'NodeShutdown') {
       return `pod ${String(status.reason)} (audit ${w.auditID})`;
     }
     for (const c of Array.isArray(status.containerStatuses) ? status.containerStatuses : []) {
-      const term = isObject(c) && isObject(c.state) && isObject(c.state.terminated) ? c.state.terminated : null;
-      if (term) return `container ${String(c.name)} terminated (${String(term.reason)}, exit ${String(term.exitCode)}) (audit ${w.auditID})`;
+      const term =
+        isObject(c) && isObject(c.state) && isObject(c.state.terminated) ? c.state.terminated : null;
+      if (term)
+        return `container ${String(c.name)} terminated (${String(term.reason)}, exit ${String(term.exitCode)}) (audit ${w.auditID})`;
     }
   }
   return null;
@@ -143,7 +166,9 @@ function configChangeEvidence(inc: Incarnation, tl: Timeline): string | null {
       (!from || compareTimes(w.at, from) > 0) &&
       compareTimes(w.at, until) <= 0,
   );
-  return write ? `ConfigMap ${cmName} ${write.verb} by ${write.user} at ${write.at} (audit ${write.auditID})` : null;
+  return write
+    ? `ConfigMap ${cmName} ${write.verb} by ${write.user} at ${write.at} (audit ${write.auditID})`
+    : null;
 }
 
 function isDownscale(inc: Incarnation, tl: Timeline): boolean {

@@ -44,7 +44,9 @@ export function valueAtPath(obj: unknown, path: string): unknown {
       if (!Array.isArray(cur)) return undefined;
       cur = cur.find(
         (el) =>
-          el && typeof el === 'object' && String((el as Record<string, unknown>)[s.matchKey]) === s.matchValue,
+          el &&
+          typeof el === 'object' &&
+          String((el as Record<string, unknown>)[s.matchKey]) === s.matchValue,
       );
     }
     if (cur === undefined) return undefined;

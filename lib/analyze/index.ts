@@ -24,7 +24,9 @@ export function analyzeFacts(facts: Fact[], opts: AnalysisOptions): AnalysisResu
   }
   const recreations: Recreation[] = [];
   for (const list of byBroker.values()) {
-    const ordered = [...list].sort((a, b) => compareTimes(a.createdAt ?? a.deletion?.at ?? '', b.createdAt ?? b.deletion?.at ?? ''));
+    const ordered = [...list].sort((a, b) =>
+      compareTimes(a.createdAt ?? a.deletion?.at ?? '', b.createdAt ?? b.deletion?.at ?? ''),
+    );
     const created = ordered.filter((i) => i.createdAt !== null);
     for (const inc of ordered) {
       if (!inc.deletion) continue;

@@ -34,7 +34,8 @@ export function findLoops(
         continue;
       }
       const prev = run[run.length - 1];
-      if (prev && secondsBetween(prev.deletedPod.deletedAt, r.deletedPod.deletedAt) > opts.loopMaxGapSeconds) flush();
+      if (prev && secondsBetween(prev.deletedPod.deletedAt, r.deletedPod.deletedAt) > opts.loopMaxGapSeconds)
+        flush();
       run.push(r);
     }
     flush();

@@ -2,7 +2,12 @@
 // for names on an allowlist (by default Kafka's heap and JVM options, which are what a
 // resource fight usually touches); any other value becomes a marker that says whether
 // it changed. `valueFrom` references carry no secret and are shown as they are.
-export const DEFAULT_ENV_ALLOWLIST = ['KAFKA_HEAP_OPTS', 'KAFKA_JVM_PERFORMANCE_OPTS', 'KAFKA_OPTS', 'JAVA_OPTS'];
+export const DEFAULT_ENV_ALLOWLIST = [
+  'KAFKA_HEAP_OPTS',
+  'KAFKA_JVM_PERFORMANCE_OPTS',
+  'KAFKA_OPTS',
+  'JAVA_OPTS',
+];
 
 export const REDACTED_CHANGED = '<redacted, changed>';
 export const REDACTED = '<redacted>';
@@ -30,14 +35,22 @@ export function redactField(
   if (m) {
     if (allowlist.includes(m[1])) return { from, to };
     const marker = from === to ? REDACTED : REDACTED_CHANGED;
-    return { from: from === undefined || from === null ? from : marker, to: to === undefined || to === null ? to : marker };
+    return {
+      from: from === undefined || from === null ? from : marker,
+      to: to === undefined || to === null ? to : marker,
+    };
   }
   const underEnv = ENV_LIST_OR_VAR_PATH.test(path);
   return { from: redactEnvIn(from, allowlist, underEnv), to: redactEnvIn(to, allowlist, underEnv) };
 }
 
 /** Redacts env var values anywhere inside a value (a whole container, an env list...). */
-export function redactEnvIn(value: unknown, allowlist: readonly string[], underEnv = false, depth = 0): unknown {
+export function redactEnvIn(
+  value: unknown,
+  allowlist: readonly string[],
+  underEnv = false,
+  depth = 0,
+): unknown {
   if (!value || typeof value !== 'object') return value;
   if (depth > MAX_DEPTH) return REDACTED;
   if (Array.isArray(value)) return value.map((v) => redactEnvIn(v, allowlist, underEnv, depth + 1));

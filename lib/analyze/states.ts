@@ -47,7 +47,10 @@ export function verboseDiffLine(inc: Incarnation): OperatorFact | null {
   return found;
 }
 
-function fromVerbose(line: OperatorFact | null, key: 'original' | 'modified' | 'current'): Record<string, unknown> | null {
+function fromVerbose(
+  line: OperatorFact | null,
+  key: 'original' | 'modified' | 'current',
+): Record<string, unknown> | null {
   if (!line) return null;
   const v = parseMaybeJson(line.fields[key]);
   return isObject(v) ? v : null;
@@ -72,10 +75,12 @@ export function reconstructStates(
   const verbose = verboseDiffLine(inc);
 
   let original = originalOf(inc);
-  if (!original && (original = fromVerbose(verbose, 'original'))) notes.push('original: from the verbose operator diff');
+  if (!original && (original = fromVerbose(verbose, 'original')))
+    notes.push('original: from the verbose operator diff');
 
   let modified = successor ? originalOf(successor) : null;
-  if (!modified && (modified = fromVerbose(verbose, 'modified'))) notes.push('modified: from the verbose operator diff');
+  if (!modified && (modified = fromVerbose(verbose, 'modified')))
+    notes.push('modified: from the verbose operator diff');
   if (!modified && original) {
     const from = inc.createdAt;
     const until = inc.deletion?.at;
@@ -90,15 +95,20 @@ export function reconstructStates(
     );
     if (from && crWrites.length === 0) {
       modified = original;
-      notes.push('modified: successor not in the data; no KafkaCluster write seen since the pod was created, so original stands in');
+      notes.push(
+        'modified: successor not in the data; no KafkaCluster write seen since the pod was created, so original stands in',
+      );
     } else {
-      notes.push('modified: missing (no successor pod, no verbose operator diff, and the KafkaCluster may have changed)');
+      notes.push(
+        'modified: missing (no successor pod, no verbose operator diff, and the KafkaCluster may have changed)',
+      );
     }
   }
   if (!original) notes.push('original: missing (no last-applied annotation and no verbose operator diff)');
 
   let current = currentOf(inc);
-  if (!current && (current = fromVerbose(verbose, 'current'))) notes.push('current: from the verbose operator diff');
+  if (!current && (current = fromVerbose(verbose, 'current')))
+    notes.push('current: from the verbose operator diff');
   if (!current) notes.push('current: missing (pod bodies not logged)');
   return { original, modified, current, notes };
 }

@@ -2,7 +2,13 @@
 // webhooks that admitted it), every later write, and its end. Facts arrive out of
 // order across files; everything here is ordered by when the API server finished the
 // request (stageTimestamp), operator lines by their own `ts`.
-import type { ConfigMapWriteFact, Fact, KafkaClusterWriteFact, OperatorFact, PodWriteFact } from '../model/facts';
+import type {
+  ConfigMapWriteFact,
+  Fact,
+  KafkaClusterWriteFact,
+  OperatorFact,
+  PodWriteFact,
+} from '../model/facts';
 import { brokerOfPod, brokerOfPodName, kafkaClusterOwner, type BrokerIdentity } from '../koperator/naming';
 import { MSG } from '../koperator/log-messages';
 import { compareTimes, secondsBetween } from './time';
@@ -53,7 +59,12 @@ export function factTime(f: Fact): string {
   return f.type === 'operator' ? f.at : f.doneAt || f.at;
 }
 
-const STAGE_RANK: Record<string, number> = { ResponseComplete: 3, Panic: 2, ResponseStarted: 1, RequestReceived: 0 };
+const STAGE_RANK: Record<string, number> = {
+  ResponseComplete: 3,
+  Panic: 2,
+  ResponseStarted: 1,
+  RequestReceived: 0,
+};
 
 /**
  * One fact per request: facts written per object (the Lambda path) may hold both the
@@ -68,7 +79,8 @@ export function onePerRequest(facts: Fact[]): Fact[] {
       continue;
     }
     const prev = best.get(f.auditID);
-    if (!prev || (STAGE_RANK[f.stage] ?? 0) > (STAGE_RANK[(prev as typeof f).stage] ?? 0)) best.set(f.auditID, f);
+    if (!prev || (STAGE_RANK[f.stage] ?? 0) > (STAGE_RANK[(prev as typeof f).stage] ?? 0))
+      best.set(f.auditID, f);
   }
   return out.concat([...best.values()]);
 }
@@ -144,7 +156,9 @@ export function buildTimeline(facts: Fact[], configuredOperators: string[] = [])
         continue;
       }
       const pending = pendingCreates.get(f.namespace) ?? [];
-      const idx = pending.findIndex((c) => secondsBetween(c.at, f.at) >= 0 && secondsBetween(c.at, f.at) < 30);
+      const idx = pending.findIndex(
+        (c) => secondsBetween(c.at, f.at) >= 0 && secondsBetween(c.at, f.at) < 30,
+      );
       const create = idx >= 0 ? pending.splice(idx, 1)[0] : null;
       const inc = open(f.namespace, f.name, f.uid, create);
       inc.broker = create ? (brokerOfPod(create.request) ?? null) : null;
@@ -182,7 +196,8 @@ export function buildTimeline(facts: Fact[], configuredOperators: string[] = [])
   }
 
   for (const line of operatorLines) attachOperatorLine(line, byName, key);
-  if (configuredOperators.length === 0) for (const u of usersConfirmedByOperatorLines(all)) operatorUsers.add(u);
+  if (configuredOperators.length === 0)
+    for (const u of usersConfirmedByOperatorLines(all)) operatorUsers.add(u);
 
   const brokers = all.filter((inc) => {
     if (inc.broker) return true;
@@ -194,7 +209,9 @@ export function buildTimeline(facts: Fact[], configuredOperators: string[] = [])
   // A pod that predates the data and was deleted by someone else (a drain, an
   // autoscaler) shows no labels and no operator trace; its name still places it in a
   // broker whose other pods are known to be koperator's.
-  const knownBrokers = new Set(brokers.map((i) => `${i.namespace}/${i.broker!.kafkaCluster}/${i.broker!.brokerId}`));
+  const knownBrokers = new Set(
+    brokers.map((i) => `${i.namespace}/${i.broker!.kafkaCluster}/${i.broker!.brokerId}`),
+  );
   for (const inc of all) {
     if (inc.broker || !inc.deletion) continue;
     const named = brokerOfPodName(inc.name);
@@ -209,7 +226,14 @@ export function buildTimeline(facts: Fact[], configuredOperators: string[] = [])
       d.by = [...operatorUsers][0] ?? null;
     }
   }
-  return { incarnations: brokers, kafkaClusterWrites, configMapWrites, operatorLines, operatorUsers, newestAt };
+  return {
+    incarnations: brokers,
+    kafkaClusterWrites,
+    configMapWrites,
+    operatorLines,
+    operatorUsers,
+    newestAt,
+  };
 }
 
 /** The operator is whoever creates pods owned by a KafkaCluster (a name pattern is not enough). */
@@ -260,7 +284,8 @@ function attachOperatorLine(
   let ns = line.namespace;
   if (!name && line.msg === MSG.resourceDiffs) {
     const current = parseMaybeJson(line.fields.current);
-    const meta = current && typeof current === 'object' ? (current as Record<string, unknown>).metadata : null;
+    const meta =
+      current && typeof current === 'object' ? (current as Record<string, unknown>).metadata : null;
     if (meta && typeof meta === 'object') {
       const m = meta as Record<string, unknown>;
       if (typeof m.name === 'string') name = m.name;
@@ -279,4 +304,3 @@ export function parseMaybeJson(v: unknown): unknown {
     return undefined;
   }
 }
-

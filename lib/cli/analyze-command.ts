@@ -74,7 +74,9 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
   if (!['table', 'json', 'markdown', 'html'].includes(format)) {
     throw new UsageError(`--format must be table, json, markdown or html (got "${format}")`);
   }
-  const file: FileConfig = values.config ? parseConfigFile(await fs.readFile(values.config, 'utf8'), values.config) : {};
+  const file: FileConfig = values.config
+    ? parseConfigFile(await fs.readFile(values.config, 'utf8'), values.config)
+    : {};
   const opts: AnalysisOptions = { ...defaultAnalysisOptions() };
   if (file.loopMinCount) opts.loopMinCount = file.loopMinCount;
   if (file.loopMaxGapSeconds !== undefined) opts.loopMaxGapSeconds = file.loopMaxGapSeconds;
@@ -89,11 +91,13 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
   }
   if (values['loop-max-gap'] !== undefined) {
     const s = parseDurationSeconds(values['loop-max-gap']);
-    if (s === null) throw new UsageError(`--loop-max-gap "${values['loop-max-gap']}" is not a duration like 10m`);
+    if (s === null)
+      throw new UsageError(`--loop-max-gap "${values['loop-max-gap']}" is not a duration like 10m`);
     opts.loopMaxGapSeconds = s;
   }
   for (const t of [values.since, values.until]) {
-    if (t !== undefined && Number.isNaN(Date.parse(t))) throw new UsageError(`"${t}" is not an RFC 3339 time`);
+    if (t !== undefined && Number.isNaN(Date.parse(t)))
+      throw new UsageError(`"${t}" is not an RFC 3339 time`);
   }
   if (values.since) opts.since = values.since;
   if (values.until) opts.until = values.until;
@@ -112,7 +116,8 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
   let maxLineBytes = file.maxLineBytes;
   if (values['max-line-bytes'] !== undefined) {
     maxLineBytes = Number(values['max-line-bytes']);
-    if (!Number.isInteger(maxLineBytes) || maxLineBytes < 1024) throw new UsageError('--max-line-bytes must be an integer ≥ 1024');
+    if (!Number.isInteger(maxLineBytes) || maxLineBytes < 1024)
+      throw new UsageError('--max-line-bytes must be an integer ≥ 1024');
   }
 
   const doc = await analyzeInputs(inputs, opts, { maxLineBytes }, { s3Client: io.s3Client });

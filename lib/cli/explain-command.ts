@@ -41,7 +41,9 @@ export async function runExplain(argv: string[], io: CliIo): Promise<number> {
   const live = await readPod(positionals[0], io);
   const desired = values.desired ? await readPod(values.desired, io) : undefined;
   const explanation = explainPod(live, desired);
-  io.stdout.write(format === 'json' ? JSON.stringify(explanation, null, 2) + '\n' : renderExplanation(explanation));
+  io.stdout.write(
+    format === 'json' ? JSON.stringify(explanation, null, 2) + '\n' : renderExplanation(explanation),
+  );
   return 0;
 }
 

@@ -51,7 +51,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   } catch (e) {
     const err = e as Error & { code?: string };
     if (e instanceof UsageError || err.code?.startsWith('ERR_PARSE_ARGS')) {
-      io.stderr.write(`koperator-audit ${name}: ${err.message}\nRun \`koperator-audit ${name} --help\` for usage.\n`);
+      io.stderr.write(
+        `koperator-audit ${name}: ${err.message}\nRun \`koperator-audit ${name} --help\` for usage.\n`,
+      );
       return 2;
     }
     if (err.code === 'ENOENT') {

@@ -41,7 +41,8 @@ export function parseConfigFile(text: string, source = 'config'): FileConfig {
     throw new ConfigError(`${source}: not valid YAML (${(e as Error).message.split('\n')[0]})`);
   }
   if (doc === undefined || doc === null) return {};
-  if (typeof doc !== 'object' || Array.isArray(doc)) throw new ConfigError(`${source}: expected a mapping at the top`);
+  if (typeof doc !== 'object' || Array.isArray(doc))
+    throw new ConfigError(`${source}: expected a mapping at the top`);
   const raw = doc as Record<string, unknown>;
   for (const k of Object.keys(raw)) {
     if (!(KEYS as readonly string[]).includes(k)) {
@@ -49,9 +50,11 @@ export function parseConfigFile(text: string, source = 'config'): FileConfig {
     }
   }
   const out: FileConfig = {};
-  if (raw.operatorUsers !== undefined) out.operatorUsers = stringList(raw.operatorUsers, 'operatorUsers', source);
+  if (raw.operatorUsers !== undefined)
+    out.operatorUsers = stringList(raw.operatorUsers, 'operatorUsers', source);
   if (raw.namespaces !== undefined) out.namespaces = stringList(raw.namespaces, 'namespaces', source);
-  if (raw.kafkaClusters !== undefined) out.kafkaClusters = stringList(raw.kafkaClusters, 'kafkaClusters', source);
+  if (raw.kafkaClusters !== undefined)
+    out.kafkaClusters = stringList(raw.kafkaClusters, 'kafkaClusters', source);
   if (raw.taintedBrokersSelector !== undefined) {
     const sel = raw.taintedBrokersSelector;
     if (!sel || typeof sel !== 'object' || Array.isArray(sel)) {
@@ -59,15 +62,19 @@ export function parseConfigFile(text: string, source = 'config'): FileConfig {
     }
     out.taintedBrokersSelector = Object.fromEntries(Object.entries(sel).map(([k, v]) => [k, String(v)]));
   }
-  if (raw.loopMinCount !== undefined) out.loopMinCount = positiveInt(raw.loopMinCount, 'loopMinCount', source);
-  if (raw.maxLineBytes !== undefined) out.maxLineBytes = positiveInt(raw.maxLineBytes, 'maxLineBytes', source);
+  if (raw.loopMinCount !== undefined)
+    out.loopMinCount = positiveInt(raw.loopMinCount, 'loopMinCount', source);
+  if (raw.maxLineBytes !== undefined)
+    out.maxLineBytes = positiveInt(raw.maxLineBytes, 'maxLineBytes', source);
   if (raw.loopMaxGap !== undefined) {
     const s = parseDurationSeconds(String(raw.loopMaxGap));
-    if (s === null) throw new ConfigError(`${source}: loopMaxGap "${String(raw.loopMaxGap)}" is not a duration like 10m`);
+    if (s === null)
+      throw new ConfigError(`${source}: loopMaxGap "${String(raw.loopMaxGap)}" is not a duration like 10m`);
     out.loopMaxGapSeconds = s;
   }
   if (raw.clusters !== undefined) {
-    if (!Array.isArray(raw.clusters)) throw new ConfigError(`${source}: clusters must be a list of {prefix, name}`);
+    if (!Array.isArray(raw.clusters))
+      throw new ConfigError(`${source}: clusters must be a list of {prefix, name}`);
     out.clusters = raw.clusters.map((c, i) => {
       if (!c || typeof c !== 'object' || typeof c.prefix !== 'string' || typeof c.name !== 'string') {
         throw new ConfigError(`${source}: clusters[${i}] needs string keys prefix and name`);

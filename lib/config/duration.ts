@@ -8,7 +8,16 @@ export function parseDurationSeconds(text: string): number | null {
   let m: RegExpExecArray | null;
   while ((m = re.exec(t))) {
     const n = Number(m[1]);
-    total += m[2] === 'ms' ? n / 1000 : m[2] === 's' ? n : m[2] === 'm' ? n * 60 : m[2] === 'h' ? n * 3600 : n * 86400;
+    total +=
+      m[2] === 'ms'
+        ? n / 1000
+        : m[2] === 's'
+          ? n
+          : m[2] === 'm'
+            ? n * 60
+            : m[2] === 'h'
+              ? n * 3600
+              : n * 86400;
     consumed = re.lastIndex;
   }
   return consumed === t.length && consumed > 0 ? total : null;

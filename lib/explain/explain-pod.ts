@@ -8,7 +8,12 @@ import { intentDecision, threeWayDecision } from '../koperator/pod-diff';
 import { detectWebhookMarkers, type MarkerHit } from './webhook-markers';
 
 export interface PodExplanation {
-  pod: { namespace: string | null; name: string | null; kafkaCluster: string | null; brokerId: string | null };
+  pod: {
+    namespace: string | null;
+    name: string | null;
+    kafkaCluster: string | null;
+    brokerId: string | null;
+  };
   lastApplied: { found: boolean; encoding?: string; error?: string };
   /** Fields the pre-fix operator would revert by deleting the pod. */
   wouldRevert: FieldDiff[];
@@ -77,7 +82,8 @@ export function explainPod(live: Record<string, unknown>, desired?: Record<strin
 
 /** A desired pod may be given as koperator would stamp it (with its own last-applied) or plain. */
 function desiredOriginal(desired: Record<string, unknown>): Record<string, unknown> | null {
-  const ann = ((desired.metadata ?? {}) as Record<string, unknown>).annotations as Record<string, unknown> | undefined;
+  const ann = ((desired.metadata ?? {}) as Record<string, unknown>).annotations as
+    Record<string, unknown> | undefined;
   const raw = ann?.[LAST_APPLIED_ANNOTATION];
   if (typeof raw !== 'string') return null;
   const d = decodeLastApplied(raw);
@@ -87,15 +93,24 @@ function desiredOriginal(desired: Record<string, unknown>): Record<string, unkno
 export function renderExplanation(e: PodExplanation): string {
   const lines: string[] = [];
   const id = `${e.pod.namespace ?? '?'}/${e.pod.name ?? '?'}`;
-  const broker = e.pod.kafkaCluster ? ` (KafkaCluster ${e.pod.kafkaCluster}, broker ${e.pod.brokerId ?? '?'})` : '';
+  const broker = e.pod.kafkaCluster
+    ? ` (KafkaCluster ${e.pod.kafkaCluster}, broker ${e.pod.brokerId ?? '?'})`
+    : '';
   lines.push(`pod ${id}${broker}`);
-  lines.push(`last-applied: ${e.lastApplied.found ? (e.lastApplied.error ? `undecodable (${e.lastApplied.error})` : `found (${e.lastApplied.encoding})`) : 'absent'}`);
-  lines.push(`koperator before the fix (three-way diff): ${e.beforeFix.restarts ? 'RESTARTS the broker' : 'leaves it alone'}`);
+  lines.push(
+    `last-applied: ${e.lastApplied.found ? (e.lastApplied.error ? `undecodable (${e.lastApplied.error})` : `found (${e.lastApplied.encoding})`) : 'absent'}`,
+  );
+  lines.push(
+    `koperator before the fix (three-way diff): ${e.beforeFix.restarts ? 'RESTARTS the broker' : 'leaves it alone'}`,
+  );
   for (const f of e.wouldRevert) {
     lines.push(`  ${f.path}: declared ${JSON.stringify(f.from)} → live ${JSON.stringify(f.to)}`);
   }
-  lines.push(`koperator with the fix (intent diff): ${e.afterFix.restarts ? 'RESTARTS the broker' : 'leaves it alone'}`);
-  for (const f of e.afterFix.fields) lines.push(`  ${f.path}: ${JSON.stringify(f.from)} → ${JSON.stringify(f.to)}`);
+  lines.push(
+    `koperator with the fix (intent diff): ${e.afterFix.restarts ? 'RESTARTS the broker' : 'leaves it alone'}`,
+  );
+  for (const f of e.afterFix.fields)
+    lines.push(`  ${f.path}: ${JSON.stringify(f.from)} → ${JSON.stringify(f.to)}`);
   if (e.mutators.length) {
     lines.push('mutating webhooks that left traces:');
     for (const m of e.mutators) lines.push(`  ${m.webhook} (${m.evidence})`);

@@ -9,14 +9,36 @@ export interface WebhookMarker {
 }
 
 export const WEBHOOK_MARKERS: WebhookMarker[] = [
-  { name: 'Istio sidecar injector', annotationPrefixes: ['sidecar.istio.io/status'], containerNames: ['istio-proxy'] },
-  { name: 'Linkerd proxy injector', annotationPrefixes: ['linkerd.io/proxy-version'], containerNames: ['linkerd-proxy'] },
-  { name: 'ScaleOps', annotationPrefixes: ['scaleops.sh/', 'scaleops.com/'], labelPrefixes: ['scaleops.sh/'] },
-  { name: 'Vertical Pod Autoscaler admission controller', annotationPrefixes: ['vpaUpdates', 'vpaObservedContainers'] },
-  { name: 'Vault agent injector', annotationPrefixes: ['vault.hashicorp.com/agent-inject-status'], containerNames: ['vault-agent'] },
+  {
+    name: 'Istio sidecar injector',
+    annotationPrefixes: ['sidecar.istio.io/status'],
+    containerNames: ['istio-proxy'],
+  },
+  {
+    name: 'Linkerd proxy injector',
+    annotationPrefixes: ['linkerd.io/proxy-version'],
+    containerNames: ['linkerd-proxy'],
+  },
+  {
+    name: 'ScaleOps',
+    annotationPrefixes: ['scaleops.sh/', 'scaleops.com/'],
+    labelPrefixes: ['scaleops.sh/'],
+  },
+  {
+    name: 'Vertical Pod Autoscaler admission controller',
+    annotationPrefixes: ['vpaUpdates', 'vpaObservedContainers'],
+  },
+  {
+    name: 'Vault agent injector',
+    annotationPrefixes: ['vault.hashicorp.com/agent-inject-status'],
+    containerNames: ['vault-agent'],
+  },
   { name: 'Datadog admission controller', labelPrefixes: ['admission.datadoghq.com/'] },
   { name: 'Kyverno mutate policy', annotationPrefixes: ['policies.kyverno.io/'] },
-  { name: 'Gatekeeper mutation', annotationPrefixes: ['gatekeeper.sh/mutation-id', 'gatekeeper.sh/mutations'] },
+  {
+    name: 'Gatekeeper mutation',
+    annotationPrefixes: ['gatekeeper.sh/mutation-id', 'gatekeeper.sh/mutations'],
+  },
 ];
 
 export interface MarkerHit {

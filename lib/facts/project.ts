@@ -171,7 +171,16 @@ function slimStatus(status: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** Keys of the operator's own log calls the analysis reads; the rest stays behind. */
-const OPERATOR_KEYS = ['patch', 'current', 'modified', 'original', 'containerName', 'exitCode', 'reason', 'kind'];
+const OPERATOR_KEYS = [
+  'patch',
+  'current',
+  'modified',
+  'original',
+  'containerName',
+  'exitCode',
+  'reason',
+  'kind',
+];
 
 function projectOperator(line: OperatorLine, src: Src): OperatorFact | null {
   if (!USED_MESSAGES.has(line.msg)) return null;
@@ -196,7 +205,12 @@ function projectOperator(line: OperatorLine, src: Src): OperatorFact | null {
     namespace:
       stringAt(cr, 'namespace') ?? str(f.clusterNamespace) ?? str(f['Request.Namespace']) ?? str(f.namespace),
     pod,
-    brokerId: typeof f.brokerId === 'string' ? f.brokerId : typeof f.brokerId === 'number' ? String(f.brokerId) : null,
+    brokerId:
+      typeof f.brokerId === 'string'
+        ? f.brokerId
+        : typeof f.brokerId === 'number'
+          ? String(f.brokerId)
+          : null,
     fields,
   };
 }

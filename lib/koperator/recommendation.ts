@@ -3,7 +3,11 @@ import type { Classification } from '../model/findings';
 
 export const FIXED_OPERATOR_VERSION = '0.30.0-rc1';
 
-export function loopRecommendation(classification: Classification, fields: string[], mutators: string[]): string {
+export function loopRecommendation(
+  classification: Classification,
+  fields: string[],
+  mutators: string[],
+): string {
   const what = fields.length ? fields.join(', ') : 'no pod-spec field';
   const who = mutators.length ? mutators.join(', ') : 'an unidentified actor';
   switch (classification) {

@@ -4,7 +4,11 @@ const pod = {
   metadata: { labels: { 'app.kubernetes.io/name': 'kafka', app: 'kafka' } },
   spec: {
     containers: [
-      { name: 'kafka', resources: { requests: { cpu: '1' } }, env: [{ name: 'KAFKA_HEAP_OPTS', value: '-Xmx2G' }] },
+      {
+        name: 'kafka',
+        resources: { requests: { cpu: '1' } },
+        env: [{ name: 'KAFKA_HEAP_OPTS', value: '-Xmx2G' }],
+      },
       { name: 'fluent-bit', resources: { requests: { cpu: '100m' } } },
     ],
     tolerations: [{ key: 'a', operator: 'Exists' }],

@@ -4,7 +4,11 @@ import type { Recreation } from '../../lib/model/findings';
 
 const OP = 'system:serviceaccount:kafka:kafka-operator';
 
-function rec(at: string, by = OP, classification: Recreation['classification'] = 'external-mutation-revert'): Recreation {
+function rec(
+  at: string,
+  by = OP,
+  classification: Recreation['classification'] = 'external-mutation-revert',
+): Recreation {
   return {
     namespace: 'kafka',
     kafkaCluster: 'c',
@@ -12,7 +16,9 @@ function rec(at: string, by = OP, classification: Recreation['classification'] =
     deletedPod: { name: `c-1-${at}`, uid: at, deletedAt: at, deletedBy: by },
     createdPod: null,
     classification,
-    fields: [{ path: 'spec.containers[name=kafka].resources.requests.cpu', from: '1', to: '2', by: 'hook/w' }],
+    fields: [
+      { path: 'spec.containers[name=kafka].resources.requests.cpu', from: '1', to: '2', by: 'hook/w' },
+    ],
     wouldRestart: { threeWayMerge: true, intentDiff: false },
     evidence: [],
   };
@@ -50,7 +56,13 @@ describe('findLoops', () => {
   });
 
   it('ends a run at a deletion by someone else', () => {
-    const recs = [rec(t(0)), rec(t(10)), rec(t(20), 'bob@example.com', 'external-deletion'), rec(t(30)), rec(t(40))];
+    const recs = [
+      rec(t(0)),
+      rec(t(10)),
+      rec(t(20), 'bob@example.com', 'external-deletion'),
+      rec(t(30)),
+      rec(t(40)),
+    ];
     expect(findLoops(recs, operators, t(5000), opts)).toEqual([]);
   });
 

@@ -11,7 +11,11 @@ import { describeWithCorpus, SCENARIOS } from '../support/shared-corpus';
 describeWithCorpus(SCENARIOS, 'HTML report of the shared scenario corpus', () => {
   it('renders without errors, one mark per recreation and one band per loop', async () => {
     const doc = await analyzeInputs([SCENARIOS], defaultAnalysisOptions(), {});
-    const html = renderReport(doc, 'html', { color: false, inputs: [SCENARIOS], generatedAt: '2026-11-30T00:00:00Z' });
+    const html = renderReport(doc, 'html', {
+      color: false,
+      inputs: [SCENARIOS],
+      generatedAt: '2026-11-30T00:00:00Z',
+    });
     const artifacts = path.join(__dirname, '..', 'artifacts');
     mkdirSync(artifacts, { recursive: true });
     const r = await inspectReport(html, { screenshotPath: path.join(artifacts, 'corpus-report.png') });

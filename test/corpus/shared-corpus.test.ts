@@ -8,7 +8,9 @@ import { describeWithCorpus, EXTERNAL, SCENARIOS } from '../support/shared-corpu
 
 describeWithCorpus(SCENARIOS, 'shared scenario corpus', () => {
   it('finds every recreation and loop of expected.json, right, and nothing extra', async () => {
-    const expected = JSON.parse(await fs.readFile(path.join(SCENARIOS, 'expected.json'), 'utf8')) as ExpectedDocument;
+    const expected = JSON.parse(
+      await fs.readFile(path.join(SCENARIOS, 'expected.json'), 'utf8'),
+    ) as ExpectedDocument;
     const doc = await analyzeInputs([SCENARIOS], defaultAnalysisOptions(), {});
     expect(contractMistakes(expected, doc)).toEqual([]);
     expect(doc.recreations).toHaveLength(expected.recreations.length);

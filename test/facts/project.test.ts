@@ -24,7 +24,10 @@ function audit(partial: Partial<AuditEvent>): LogRecord {
 
 describe('projectRecord', () => {
   it.each([
-    ['a lease update', { verb: 'update', objectRef: { resource: 'leases', namespace: 'kube-node-lease', name: 'n' } }],
+    [
+      'a lease update',
+      { verb: 'update', objectRef: { resource: 'leases', namespace: 'kube-node-lease', name: 'n' } },
+    ],
     ['a pod get', { verb: 'get', objectRef: { resource: 'pods', namespace: 'kafka', name: 'p' } }],
     ['a cluster-scoped write', { verb: 'create', objectRef: { resource: 'pods' } }],
   ])('drops %s', (_label, partial) => {
@@ -55,8 +58,10 @@ describe('projectRecord', () => {
           status: { phase: 'Pending', conditions: [{ type: 'PodScheduled' }] },
         },
         annotations: {
-          'mutation.webhook.admission.k8s.io/round_0_index_1': '{"configuration":"b","webhook":"w.b","mutated":true}',
-          'mutation.webhook.admission.k8s.io/round_0_index_0': '{"configuration":"a","webhook":"w.a","mutated":false}',
+          'mutation.webhook.admission.k8s.io/round_0_index_1':
+            '{"configuration":"b","webhook":"w.b","mutated":true}',
+          'mutation.webhook.admission.k8s.io/round_0_index_0':
+            '{"configuration":"a","webhook":"w.a","mutated":false}',
           'patch.webhook.admission.k8s.io/round_0_index_1':
             '{"configuration":"b","webhook":"w.b","patch":[{"op":"add","path":"/metadata/labels/x","value":"y"}],"patchType":"JSONPatch"}',
         },
@@ -94,14 +99,23 @@ describe('projectRecord', () => {
           status: {
             podIP: '10.0.0.1',
             containerStatuses: [
-              { name: 'kafka', state: { terminated: { reason: 'OOMKilled', exitCode: 137, message: 'long' } } },
+              {
+                name: 'kafka',
+                state: { terminated: { reason: 'OOMKilled', exitCode: 137, message: 'long' } },
+              },
             ],
           },
         },
       }),
     );
     expect(fact).toMatchObject({
-      request: { status: { containerStatuses: [{ name: 'kafka', state: { terminated: { reason: 'OOMKilled', exitCode: 137 } } }] } },
+      request: {
+        status: {
+          containerStatuses: [
+            { name: 'kafka', state: { terminated: { reason: 'OOMKilled', exitCode: 137 } } },
+          ],
+        },
+      },
     });
     expect(JSON.stringify(fact)).not.toContain('10.0.0.1');
   });
@@ -116,14 +130,35 @@ describe('projectRecord', () => {
     expect(projectRecord(line('Reconciling KafkaCluster', {}))).toBeNull();
     expect(
       projectRecord(
-        line('broker pod deleted', { KafkaCluster: { name: 'c', namespace: 'kafka' }, pod: 'c-1-abcde', brokerId: '1' }),
+        line('broker pod deleted', {
+          KafkaCluster: { name: 'c', namespace: 'kafka' },
+          pod: 'c-1-abcde',
+          brokerId: '1',
+        }),
       ),
-    ).toMatchObject({ type: 'operator', kafkaCluster: 'c', namespace: 'kafka', pod: 'c-1-abcde', brokerId: '1' });
+    ).toMatchObject({
+      type: 'operator',
+      kafkaCluster: 'c',
+      namespace: 'kafka',
+      pod: 'c-1-abcde',
+      brokerId: '1',
+    });
     expect(
-      projectRecord(line('broker pod deleted', { 'Request.Namespace': 'kafka', 'Request.Name': 'c', brokerId: '2', pod: 'c-2-x' })),
+      projectRecord(
+        line('broker pod deleted', {
+          'Request.Namespace': 'kafka',
+          'Request.Name': 'c',
+          brokerId: '2',
+          pod: 'c-2-x',
+        }),
+      ),
     ).toMatchObject({ kafkaCluster: 'c', namespace: 'kafka', fields: { brokerIdFirst: true } });
     expect(
-      projectRecord(line('pod has tainted labels, attempting to delete', { pod: { name: 'c-1-abcde', namespace: 'kafka' } })),
+      projectRecord(
+        line('pod has tainted labels, attempting to delete', {
+          pod: { name: 'c-1-abcde', namespace: 'kafka' },
+        }),
+      ),
     ).toMatchObject({ pod: 'c-1-abcde' });
   });
 });

@@ -21,16 +21,19 @@ export function contractMistakes(expected: ExpectedDocument, actual: FindingsDoc
       continue;
     }
     used.add(a);
-    if (a.classification !== e.classification) mistakes.push(`${id}: class ${a.classification} != ${e.classification}`);
+    if (a.classification !== e.classification)
+      mistakes.push(`${id}: class ${a.classification} != ${e.classification}`);
     if (e.classification === 'external-mutation-revert' || e.classification === 'intent-change') {
       for (const f of e.fields) {
         const got = a.fields.find((x) => x.path === f.path);
         if (!got) mistakes.push(`${id}: missing field ${f.path}`);
-        else if (f.by && !String(got.by ?? '').includes(f.by)) mistakes.push(`${id}: ${f.path} by ${got.by} lacks ${f.by}`);
+        else if (f.by && !String(got.by ?? '').includes(f.by))
+          mistakes.push(`${id}: ${f.path} by ${got.by} lacks ${f.by}`);
       }
     }
   }
-  for (const r of actual.recreations) if (!used.has(r)) mistakes.push(`extra recreation ${r.deletedPod.uid ?? r.deletedPod.name}`);
+  for (const r of actual.recreations)
+    if (!used.has(r)) mistakes.push(`extra recreation ${r.deletedPod.uid ?? r.deletedPod.name}`);
   const key = (l: { namespace: string; kafkaCluster: string; brokerId: string }) =>
     `${l.namespace}/${l.kafkaCluster}/${l.brokerId}`;
   const loops = new Map(actual.loops.map((l) => [key(l), l]));
@@ -39,7 +42,9 @@ export function contractMistakes(expected: ExpectedDocument, actual: FindingsDoc
     loops.delete(key(e));
     if (!a) mistakes.push(`missing loop ${key(e)}`);
     else if (a.count !== e.count || a.classification !== e.classification) {
-      mistakes.push(`loop ${key(e)}: count ${a.count}/${e.count} class ${a.classification}/${e.classification}`);
+      mistakes.push(
+        `loop ${key(e)}: count ${a.count}/${e.count} class ${a.classification}/${e.classification}`,
+      );
     }
   }
   for (const k of loops.keys()) mistakes.push(`extra loop ${k}`);

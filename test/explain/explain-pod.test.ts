@@ -1,0 +1,110 @@
+// `explain-pod` on live pods the simulator dumps as `kubectl get pod -o yaml` would.
+import * as yaml from 'js-yaml';
+import { PassThrough, Readable } from 'stream';
+import { explainPod } from '../../lib/explain/explain-pod';
+import { detectWebhookMarkers } from '../../lib/explain/webhook-markers';
+import { main } from '../../lib/cli/main';
+import { livePodYaml } from '../../lib/sim';
+
+const podOf = (kind: 'scaleops' | 'clean' | 'istio') =>
+  yaml.load(livePodYaml(kind, 11)) as Record<string, unknown>;
+
+describe('explainPod', () => {
+  it('a ScaleOps-mutated broker: the pre-fix operator reverts the requests, the fix leaves it alone', () => {
+    const e = explainPod(podOf('scaleops'));
+    expect(e.lastApplied).toMatchObject({ found: true, encoding: 'zip' });
+    expect(e.beforeFix.restarts).toBe(true);
+    expect(e.afterFix.restarts).toBe(false);
+    expect(e.wouldRevert.map((f) => f.path)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^spec\.containers\[name=kafka\]\.resources\.requests\./),
+      ]),
+    );
+    // The simulated webhook leaves no mark on the pod, so none may be claimed.
+    expect(e.mutators).toEqual([]);
+  });
+
+  it('a clean broker: in sync for both operators', () => {
+    const e = explainPod(podOf('clean'));
+    expect(e.beforeFix.restarts).toBe(false);
+    expect(e.afterFix.restarts).toBe(false);
+    expect(e.wouldRevert).toEqual([]);
+    expect(e.mutators).toEqual([]);
+  });
+
+  it('an istio-injected broker: the sidecar is not a diff, and istio is named as a mutator', () => {
+    const e = explainPod(podOf('istio'));
+    expect(e.beforeFix.restarts).toBe(false);
+    expect(e.mutators.map((m) => m.webhook)).toContain('Istio sidecar injector');
+  });
+
+  it('a desired pod with a new memory request restarts the broker under both operators', () => {
+    const live = podOf('clean');
+    type Container = { name: string; resources?: { requests?: Record<string, string> } };
+    type PodShape = { metadata: { annotations: Record<string, string> }; spec: { containers: Container[] } };
+    const desired = JSON.parse(JSON.stringify(live)) as PodShape;
+    const kafka = desired.spec.containers.find((c) => c.name === 'kafka')!;
+    kafka.resources = { ...kafka.resources, requests: { ...kafka.resources?.requests, memory: '9Gi' } };
+    delete desired.metadata.annotations['banzaicloud.com/last-applied'];
+    const e = explainPod(live, desired as unknown as Record<string, unknown>);
+    expect(e.afterFix.restarts).toBe(true);
+    expect(e.afterFix.fields.map((f) => f.path)).toContain(
+      'spec.containers[name=kafka].resources.requests.memory',
+    );
+  });
+
+  it('a pod without the annotation is not koperator’s', () => {
+    const pod = podOf('clean') as { metadata: { annotations: Record<string, string> } };
+    delete pod.metadata.annotations['banzaicloud.com/last-applied'];
+    const e = explainPod(pod as unknown as Record<string, unknown>);
+    expect(e.lastApplied.found).toBe(false);
+    expect(e.verdict).toMatch(/not created by koperator/);
+  });
+});
+
+describe('detectWebhookMarkers', () => {
+  it.each([
+    ['ScaleOps', { metadata: { annotations: { 'scaleops.sh/managed': 'true' } } }],
+    ['Istio sidecar injector', { metadata: {}, spec: { containers: [{ name: 'istio-proxy' }] } }],
+    [
+      'Vertical Pod Autoscaler admission controller',
+      { metadata: { annotations: { vpaUpdates: 'Pod resources updated' } } },
+    ],
+  ])('recognises %s', (webhook, pod) => {
+    expect(detectWebhookMarkers(pod).map((h) => h.webhook)).toEqual([webhook]);
+  });
+});
+
+describe('koperator-audit explain-pod', () => {
+  async function run(argv: string[], stdinText = '') {
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    let out = '';
+    let err = '';
+    stdout.on('data', (d) => (out += d));
+    stderr.on('data', (d) => (err += d));
+    const code = await main(argv, { stdout, stderr, stdin: Readable.from([stdinText]) });
+    return { code, out, err };
+  }
+
+  it('reads YAML from stdin and prints the verdict', async () => {
+    const r = await run(['explain-pod', '-'], livePodYaml('scaleops', 11));
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/koperator before the fix \(three-way diff\): RESTARTS the broker/);
+    expect(r.out).toMatch(/koperator with the fix \(intent diff\): leaves it alone/);
+  });
+
+  it('prints JSON with --format json', async () => {
+    const r = await run(['explain-pod', '-', '--format', 'json'], livePodYaml('clean', 11));
+    expect(JSON.parse(r.out)).toMatchObject({
+      beforeFix: { restarts: false },
+      afterFix: { restarts: false },
+    });
+  });
+
+  it('rejects input that is not a pod with exit 2 and a message', async () => {
+    const r = await run(['explain-pod', '-'], 'kind: ConfigMap\ndata: {}\n');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/not a Pod/);
+  });
+});
