@@ -39,6 +39,10 @@ export const handler = async (event: ScheduledEvent, context: Context): Promise<
   try {
     const runs = await runAnalysis({ s3: clients.s3(), sns: clients.sns(), config, logger }, now);
     record(runs);
+    const failed = runs.filter((r) => r.error !== undefined);
+    for (const r of failed) logger.error('cluster analysis failed', { cluster: r.cluster, error: r.error });
+    // Fail the invocation (the analyze-errors alarm) once every cluster has had its turn.
+    if (failed.length > 0) throw new Error(`analysis failed for ${failed.map((r) => r.cluster).join(', ')}`);
     return {
       now: now.toISOString(),
       clusters: runs.map((r) => ({

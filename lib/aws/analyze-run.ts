@@ -55,6 +55,8 @@ export interface ClusterRun {
   stateWritten: boolean;
   /** Another run changed the state first; this run published nothing for the cluster. */
   conflict: boolean;
+  /** The cluster's run failed (the others still ran); the handler fails the invocation after reporting all. */
+  error?: string;
 }
 
 const quiet: RunLogger = { info: () => undefined, warn: () => undefined };
@@ -70,11 +72,16 @@ export async function runAnalysis(deps: AnalyzeRunDeps, now: Date): Promise<Clus
     try {
       out.push(await runCluster(deps, cluster, now));
     } catch (e) {
-      if (!(e instanceof AlertStateConflictError)) throw e;
-      (deps.logger ?? quiet).warn(
-        'alert state changed by another run; this run stands down for the cluster',
-        { cluster },
-      );
+      const conflict = e instanceof AlertStateConflictError;
+      // One cluster's damaged facts or failed publish must not silence the others.
+      if (conflict) {
+        (deps.logger ?? quiet).warn(
+          'alert state changed by another run; this run stands down for the cluster',
+          {
+            cluster,
+          },
+        );
+      }
       out.push({
         cluster,
         window: windowOf(config, now),
@@ -87,7 +94,8 @@ export async function runAnalysis(deps: AnalyzeRunDeps, now: Date): Promise<Clus
         republished: 0,
         report: null,
         stateWritten: false,
-        conflict: true,
+        conflict,
+        ...(conflict ? {} : { error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) }),
       });
     }
   }

@@ -6,6 +6,7 @@ import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } fr
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, ScheduledEvent } from 'aws-lambda';
+import { gzipSync } from 'zlib';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
 import { createLocalStack, drainQueue, type LocalStack } from '../../lib/aws/local-stack';
 import { lambdaContext, scheduledEvent } from '../../lib/aws/local-lambda';
@@ -160,5 +161,30 @@ describe('analyze handler', () => {
         .CloudWatchMetrics[0],
     ).toMatchObject({ Namespace: 'KoperatorAudit', Dimensions: [['service']] });
     expect(emf().find((l) => 'ActiveLoops' in l && l.cluster === 'eks-a')).toBeDefined();
+  });
+
+  it('analyses every cluster even when one has a damaged facts object, then fails the invocation', async () => {
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: BUCKET,
+        Key: `facts/cluster=bad/hour=2026-11-02-11/${'0'.repeat(40)}.jsonl.gz`,
+        Body: gzipSync('not facts'),
+      }),
+    );
+    process.env.CLUSTERS = 'bad,eks-a';
+    try {
+      await expect(
+        handler(scheduledEvent(new Date('2026-11-02T11:55:00Z')), lambdaContext('analyze')),
+      ).rejects.toThrow(/analysis failed for bad/);
+    } finally {
+      process.env.CLUSTERS = 'eks-a';
+    }
+    const reports = await s3.send(
+      new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'reports/cluster=eks-a/' }),
+    );
+    expect(reports.Contents?.map((o) => o.Key)).toContain(
+      'reports/cluster=eks-a/2026-11-02T11-55-00.000Z.json',
+    );
+    expect(out.join('')).toMatch(/"message":"cluster analysis failed".*"cluster":"bad".*FactsFormatError/);
   });
 });
