@@ -4,7 +4,8 @@
 // policy engines that never mutate).
 import type { Toleration } from 'kubernetes-types/core/v1';
 import { admitPod, livePod } from './kube';
-import { kafkaClusterSpec, brokerPod, podStatus, stampLastApplied, type KafkaClusterSpec } from './pods';
+import { kafkaClusterSpec, brokerPod, stampLastApplied, type KafkaClusterSpec } from './pods';
+import { podStatus } from './pod-status';
 import { DAY, HOUR, SEC, type Micros } from './time';
 import { istioInjector, passThrough, tolerationInjector } from './webhooks';
 import type { ClusterState, World } from './world';

@@ -20,14 +20,8 @@ import { World } from './world';
 export type { ScenarioName } from './scenarios';
 export { DEFAULT_SCENARIO_ORDER, LOOP_SCENARIOS } from './scenarios';
 export { noiseEvents, containsSimulatedSecret, SECRET_CANARY } from './noise';
-export {
-  brokerPod,
-  kafkaClusterSpec,
-  lastAppliedOf,
-  stampLastApplied,
-  apiDefaults,
-  type KafkaClusterSpec,
-} from './pods';
+export { brokerPod, kafkaClusterSpec, lastAppliedOf, stampLastApplied, type KafkaClusterSpec } from './pods';
+export { apiDefaults } from './admission';
 export { livePod, livePodYaml, type LivePodKind } from './live-pod';
 export { renderZapLine } from './operator-log';
 export { computeLoops } from './truth';

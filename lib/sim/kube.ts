@@ -6,17 +6,10 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import type { Actor, RequestRecord } from './audit-event';
 import { clone, fromJson, isObject, toJson, type JsonObject, type JsonValue } from './json';
 import { pointerToPath, formatPath, type PathSegment } from './paths';
-import {
-  apiDefaults,
-  builtinAdmission,
-  lastAppliedOf,
-  newContainerIDs,
-  podJson,
-  podStatus,
-  statusPatchBody,
-  storePod,
-  type PodPhaseView,
-} from './pods';
+import { apiDefaults, builtinAdmission, storePod } from './admission';
+import { lastAppliedOf } from './pods';
+import { newContainerIDs, podStatus, statusPatchBody, type PodPhaseView } from './pod-status';
+import { podJson } from './pod-json';
 import { fmtSeconds, MS, SEC, type Micros } from './time';
 import { runWebhooks, type FieldWrite } from './webhooks';
 import type { LivePod, NodeInfo, World } from './world';

@@ -4,16 +4,9 @@
 import yaml from 'js-yaml';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { sortKeys, toJson } from './json';
-import {
-  apiDefaults,
-  brokerPod,
-  builtinAdmission,
-  kafkaClusterSpec,
-  newContainerIDs,
-  podStatus,
-  stampLastApplied,
-  storePod,
-} from './pods';
+import { apiDefaults, builtinAdmission, storePod } from './admission';
+import { brokerPod, kafkaClusterSpec, stampLastApplied } from './pods';
+import { newContainerIDs, podStatus } from './pod-status';
 import { Rng } from './rng';
 import { parseTime, SEC } from './time';
 import { istioInjector, passThrough, rightsizer, runWebhooks, type WebhookDef } from './webhooks';

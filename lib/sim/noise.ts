@@ -1,14 +1,10 @@
 // Background traffic of a busy cluster, unrelated to the brokers' recreations: node and leader
-// leases, reads and watches, node heartbeats, events, token reviews, other teams' pods coming and
-// going (with their own webhooks), and config maps and secrets written where a careless audit
-// rule logs their bodies. Those bodies carry secret-like values on purpose: every one contains
-// SECRET_CANARY (or is the base64 of a string that does), so tests can prove none ever leaks
-// into a report.
+// leases, reads and watches, node heartbeats, events, token reviews, and other teams' workloads
+// (noise-apps.ts: pods with their own webhooks, config maps and secrets with secret-like values).
 //
 // NoiseSource streams events in stageTimestamp order with bounded memory: a heap of the stages
 // not yet due (long watches stay there until they end) and a heap of follow-up requests
 // (bindings, status reports, deletions of the pods it created), both bounded by the rate.
-import type { Pod } from 'kubernetes-types/core/v1';
 import type { AuditEvent } from '../model/audit';
 import {
   auditRequest,
@@ -20,29 +16,14 @@ import {
   type ApiRequest,
   type AuditPolicy,
 } from './audit-event';
-import type { JsonObject, JsonValue } from './json';
-import {
-  apiDefaults,
-  builtinAdmission,
-  podJson,
-  podStatus,
-  statusPatchBody,
-  storePod,
-  newContainerIDs,
-} from './pods';
+import { Heap } from './heap';
+import type { JsonObject } from './json';
+import { NOISE_NAMESPACES, SECRET_CANARY, TeamApps } from './noise-apps';
 import { Rng } from './rng';
 import { fmtMicros, fmtSeconds, MIN, MS, parseTime, SEC, type Micros } from './time';
-import {
-  istioInjector,
-  passThrough,
-  runWebhooks,
-  workloadIdentityInjector,
-  type WebhookDef,
-} from './webhooks';
 import { KUBELET_VERSION, makeNodes, type NodeInfo } from './world';
 
-/** Every secret-like value the noise writes contains this (plain values) or encodes it (base64). */
-export const SECRET_CANARY = 'XqZ7';
+export { SECRET_CANARY } from './noise-apps';
 
 /** True for a string that is, or contains, a simulated secret (plain or base64-encoded). */
 export function containsSimulatedSecret(s: string): boolean {
@@ -65,65 +46,7 @@ export interface NoiseConfig {
   onSecret?: (value: string) => void;
 }
 
-class Heap<T> {
-  private items: Array<{ at: number; seq: number; v: T }> = [];
-  private seq = 0;
-  get size(): number {
-    return this.items.length;
-  }
-  peekAt(): number {
-    return this.items.length > 0 ? this.items[0].at : Infinity;
-  }
-  push(at: number, v: T): void {
-    const it = { at, seq: this.seq++, v };
-    const a = this.items;
-    a.push(it);
-    let i = a.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (this.less(a[p], a[i])) break;
-      [a[p], a[i]] = [a[i], a[p]];
-      i = p;
-    }
-  }
-  pop(): T | undefined {
-    const a = this.items;
-    if (a.length === 0) return undefined;
-    const top = a[0];
-    const last = a.pop();
-    if (a.length > 0 && last) {
-      a[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < a.length && this.less(a[l], a[m])) m = l;
-        if (r < a.length && this.less(a[r], a[m])) m = r;
-        if (m === i) break;
-        [a[m], a[i]] = [a[i], a[m]];
-        i = m;
-      }
-    }
-    return top.v;
-  }
-  private less(x: { at: number; seq: number }, y: { at: number; seq: number }): boolean {
-    return x.at < y.at || (x.at === y.at && x.seq < y.seq);
-  }
-}
-
-interface Workload {
-  namespace: string;
-  app: string;
-  image: string;
-  hash: string;
-  rsUid: string;
-  env: Array<{ name: string; value: string }>;
-}
-
 type Job = (at: Micros) => void;
-
-const NOISE_NAMESPACES = ['shop', 'payments', 'ci-runners', 'monitoring', 'search-frontend'];
 
 type NoiseKind =
   | 'node-lease'
@@ -166,9 +89,7 @@ export class NoiseSource {
   private readonly jobs = new Heap<Job>();
   private clock: Micros;
   private readonly actors: Record<string, Actor>;
-  private readonly workloads: Workload[];
-  private readonly webhooks: Array<{ def: WebhookDef; namespaces: string[] }>;
-  private livePods = 0;
+  private readonly apps: TeamApps;
 
   constructor(
     private readonly rng: Rng,
@@ -231,44 +152,21 @@ export class NoiseSource {
         '::1',
       ),
     };
-    this.workloads = NOISE_NAMESPACES.flatMap((ns) =>
-      ['api', 'worker'].map((role): Workload => ({
-        namespace: ns,
-        app: `${ns}-${role}`,
-        image: `registry.example.com/${ns}/${role}:${rng.int(1, 9)}.${rng.int(0, 30)}.${rng.int(0, 9)}`,
-        hash: rng.nameSuffix(10),
-        rsUid: rng.uuid(),
-        env:
-          ns === 'payments' || ns === 'ci-runners'
-            ? [{ name: 'DB_PASSWORD', value: this.secretValue('password') }]
-            : [{ name: 'LOG_LEVEL', value: 'info' }],
-      })),
-    );
-    // Ordered by configuration name, as the API server calls them.
-    this.webhooks = [
-      { def: workloadIdentityInjector(), namespaces: ['payments'] },
+    this.apps = new TeamApps(
       {
-        def: passThrough('gatekeeper-mutating-webhook-configuration', 'mutation.gatekeeper.sh'),
-        namespaces: NOISE_NAMESPACES,
+        rng,
+        nodes: cfg.nodes,
+        emit: (r) => this.emit(r),
+        schedule: (at, job) => this.jobs.push(at, job),
+        onSecret: cfg.onSecret,
       },
-      { def: istioInjector(), namespaces: ['shop', 'search-frontend'] },
-    ];
-  }
-
-  /** A secret-looking value carrying the canary, reported to `onSecret`. */
-  private secretValue(kind: 'password' | 'token' | 'jwt' | 'dsn'): string {
-    const r = this.rng;
-    const password = `${r.base62(5)}${SECRET_CANARY}${r.base62(9)}!`;
-    const value =
-      kind === 'password'
-        ? password
-        : kind === 'token'
-          ? `tok_${SECRET_CANARY}${r.base62(28)}`
-          : kind === 'jwt'
-            ? `eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.${Buffer.from(JSON.stringify({ sub: r.uuid(), iat: 1761000000 })).toString('base64url')}.${SECRET_CANARY}${r.base62(39)}`
-            : `postgres://app_${r.hex(4)}:${password}@db-${r.hex(4)}.payments.svc:5432/ledger?sslmode=require`;
-    this.cfg.onSecret?.(value);
-    return value;
+      {
+        rs: this.actors.rs,
+        scheduler: this.actors.scheduler,
+        argocd: this.actors.argocd,
+        vault: this.actors.vault,
+      },
+    );
   }
 
   /** Stages and follow-up requests waiting to be emitted: the only state that grows with time. */
@@ -315,7 +213,7 @@ export class NoiseSource {
   private randomRequest(at: Micros): void {
     const r = this.rng;
     const kind = r.weighted<NoiseKind>(
-      NOISE_MIX.map(([k, w]) => [k, k === 'pod' && this.livePods >= 60 ? 0 : w] as const),
+      NOISE_MIX.map(([k, w]) => [k, k === 'pod' && this.apps.running >= 60 ? 0 : w] as const),
     );
     const node = r.pick(this.cfg.nodes);
     switch (kind) {
@@ -491,283 +389,17 @@ export class NoiseSource {
         });
         return;
       case 'pod':
-        this.podLifecycle(at);
+        this.apps.podLifecycle(at);
         return;
       case 'config':
-        this.configMapWrite(at);
+        this.apps.configMapWrite(at);
         return;
       case 'secret':
-        this.secretWrite(at);
+        this.apps.secretWrite(at);
         return;
-      default: {
-        const w = r.pick(this.workloads);
-        this.emit({
-          at,
-          latency: this.ms(8, 30),
-          actor: this.actors.argocd,
-          verb: 'patch',
-          resource: 'deployments',
-          apiGroup: 'apps',
-          apiVersion: 'v1',
-          namespace: w.namespace,
-          name: w.app,
-          requestObject: {
-            metadata: {
-              annotations: {
-                'argocd.argoproj.io/tracking-id': `${w.namespace}:apps/Deployment:${w.namespace}/${w.app}`,
-              },
-            },
-          },
-          code: 200,
-        });
-      }
+      default:
+        this.apps.deploymentPatch(at);
     }
-  }
-
-  /** A ReplicaSet's pod: create (through its namespace's webhooks), binding, status, later its deletion. */
-  private podLifecycle(at: Micros): void {
-    const r = this.rng;
-    const w = r.pick(this.workloads);
-    const node = r.pick(
-      this.cfg.nodes.filter((n) => n.pool === 'apps').length > 0
-        ? this.cfg.nodes.filter((n) => n.pool === 'apps')
-        : this.cfg.nodes,
-    );
-    const desired: Pod = {
-      metadata: {
-        generateName: `${w.app}-${w.hash}-`,
-        namespace: w.namespace,
-        labels: { app: w.app, 'pod-template-hash': w.hash },
-        ownerReferences: [
-          {
-            apiVersion: 'apps/v1',
-            kind: 'ReplicaSet',
-            name: `${w.app}-${w.hash}`,
-            uid: w.rsUid,
-            controller: true,
-            blockOwnerDeletion: true,
-          },
-        ],
-      },
-      spec: {
-        containers: [
-          {
-            name: w.app,
-            image: w.image,
-            ports: [{ containerPort: 8080, protocol: 'TCP' }],
-            env: w.env,
-            resources: { limits: { memory: '512Mi' }, requests: { cpu: '100m', memory: '256Mi' } },
-          },
-        ],
-      },
-      status: {},
-    };
-    const requested = apiDefaults(desired);
-    const hooks = this.webhooks
-      .map((h, index) => ({ index, ...h }))
-      .filter((h) => h.namespaces.includes(w.namespace));
-    const admission = runWebhooks(builtinAdmission(requested, r.nameSuffix()), hooks, r);
-    const name = `${desired.metadata?.generateName ?? ''}${r.nameSuffix()}`;
-    const uid = r.uuid();
-    const stored = storePod(admission.pod, {
-      name,
-      uid,
-      resourceVersion: String(r.int(40_000_000, 60_000_000)),
-      createdAt: at,
-      manager: 'kube-controller-manager',
-    });
-    const created = this.emit({
-      at,
-      latency: this.ms(8, 40),
-      actor: this.actors.rs,
-      verb: 'create',
-      resource: 'pods',
-      apiVersion: 'v1',
-      namespace: w.namespace,
-      requestObject: podJson(requested, { nullCreationTimestamp: true }),
-      responseObject: podJson(stored),
-      code: 201,
-      admission: admission.annotations,
-    });
-    this.livePods++;
-    const bindAt = created.doneAt + this.ms(10, 200);
-    this.jobs.push(bindAt, (t) => {
-      this.emit({
-        at: t,
-        latency: this.ms(5, 20),
-        actor: this.actors.scheduler,
-        verb: 'create',
-        resource: 'pods',
-        apiVersion: 'v1',
-        namespace: w.namespace,
-        name,
-        uid,
-        subresource: 'binding',
-        requestObject: {
-          kind: 'Binding',
-          apiVersion: 'v1',
-          metadata: { name, namespace: w.namespace, uid, creationTimestamp: null },
-          target: { kind: 'Node', name: node.name },
-        },
-        responseObject: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 },
-        code: 201,
-      });
-    });
-    const ids = newContainerIDs(stored, r);
-    const podIP = `10.244.${r.int(16, 31)}.${r.int(2, 250)}`;
-    const started = bindAt + this.ms(400, 1500);
-    const kubelet = nodeActor(node.name, node.ip, KUBELET_VERSION);
-    const report =
-      (view: 'initializing' | 'running' | 'terminating') =>
-      (t: Micros): void => {
-        const status = podStatus(stored, view, {
-          hostIP: node.ip,
-          podIP,
-          startedAt: started,
-          now: t,
-          containerIDs: ids,
-        });
-        this.emit({
-          at: t,
-          latency: this.ms(4, 20),
-          actor: kubelet,
-          verb: 'patch',
-          resource: 'pods',
-          apiVersion: 'v1',
-          namespace: w.namespace,
-          name,
-          subresource: 'status',
-          requestObject: statusPatchBody(uid, status),
-          code: 200,
-        });
-      };
-    this.jobs.push(started, report('initializing'));
-    this.jobs.push(started + this.ms(2000, 6000), report('running'));
-    const deleteAt = at + Math.round(r.float(2, 25) * MIN);
-    this.jobs.push(deleteAt, (t) => {
-      const deleting = (grace: number): JsonValue => {
-        const p = podJson(stored);
-        return {
-          ...p,
-          metadata: {
-            ...(p.metadata as JsonObject),
-            deletionTimestamp: fmtSeconds(t + 30 * SEC),
-            deletionGracePeriodSeconds: grace,
-          },
-        };
-      };
-      const del = this.emit({
-        at: t,
-        latency: this.ms(8, 30),
-        actor: this.actors.rs,
-        verb: 'delete',
-        resource: 'pods',
-        apiVersion: 'v1',
-        namespace: w.namespace,
-        name,
-        requestObject: {
-          kind: 'DeleteOptions',
-          apiVersion: 'meta.k8s.io/v1',
-          propagationPolicy: 'Background',
-        },
-        responseObject: deleting(30),
-        code: 200,
-      });
-      const finalAt = del.doneAt + this.ms(1500, 9000);
-      this.jobs.push(finalAt - this.ms(100, 400), report('terminating'));
-      this.jobs.push(finalAt, (tf) => {
-        this.emit({
-          at: tf,
-          latency: this.ms(5, 20),
-          actor: kubelet,
-          verb: 'delete',
-          resource: 'pods',
-          apiVersion: 'v1',
-          namespace: w.namespace,
-          name,
-          requestObject: {
-            kind: 'DeleteOptions',
-            apiVersion: 'meta.k8s.io/v1',
-            gracePeriodSeconds: 0,
-            preconditions: { uid },
-          },
-          responseObject: deleting(0),
-          code: 200,
-        });
-        this.livePods--;
-      });
-    });
-  }
-
-  private configMapWrite(at: Micros): void {
-    const r = this.rng;
-    const ns = r.pick(['payments', 'ci-runners']);
-    const name = `${ns}-settings`;
-    const data = {
-      'application.properties': `spring.datasource.url=jdbc:postgresql://db.${ns}.svc:5432/app\nspring.datasource.username=app\nspring.datasource.password=${this.secretValue('password')}\nfeature.flags=checkout-v2,${r.pick(['fast-refunds', 'new-ledger'])}`,
-      DATABASE_URL: this.secretValue('dsn'),
-      LOG_LEVEL: r.pick(['info', 'debug']),
-    };
-    const obj: JsonObject = {
-      kind: 'ConfigMap',
-      apiVersion: 'v1',
-      metadata: {
-        name,
-        namespace: ns,
-        uid: r.uuid(),
-        resourceVersion: String(r.int(40_000_000, 60_000_000)),
-        creationTimestamp: fmtSeconds(at - 90 * 24 * 3600 * SEC),
-      },
-      data,
-    };
-    this.emit({
-      at,
-      latency: this.ms(5, 20),
-      actor: this.actors.argocd,
-      verb: 'update',
-      resource: 'configmaps',
-      apiVersion: 'v1',
-      namespace: ns,
-      name,
-      requestObject: obj,
-      responseObject: obj,
-      code: 200,
-    });
-  }
-
-  private secretWrite(at: Micros): void {
-    const r = this.rng;
-    const ns = r.pick(['payments', 'ci-runners']);
-    const name = r.pick(['db-credentials', 'registry-token', 'webhook-signing-key']);
-    const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
-    const plain = {
-      username: 'app',
-      password: this.secretValue('password'),
-      token: this.secretValue(r.chance(0.5) ? 'token' : 'jwt'),
-    };
-    const data = Object.fromEntries(Object.entries(plain).map(([k, v]) => [k, b64(v)]));
-    this.cfg.onSecret?.(data.password);
-    this.cfg.onSecret?.(data.token);
-    const obj = {
-      kind: 'Secret',
-      apiVersion: 'v1',
-      metadata: { name, namespace: ns, creationTimestamp: null },
-      data,
-      type: 'Opaque',
-    };
-    this.emit({
-      at,
-      latency: this.ms(5, 20),
-      actor: this.actors.vault,
-      verb: r.chance(0.3) ? 'create' : 'update',
-      resource: 'secrets',
-      apiVersion: 'v1',
-      namespace: ns,
-      name,
-      requestObject: obj,
-      responseObject: obj,
-      code: 200,
-    });
   }
 }
 

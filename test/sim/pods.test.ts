@@ -13,7 +13,7 @@ import {
 } from '../../lib/sim';
 import { threeWayDelta, withLiveTolerations } from '../../lib/sim/diff';
 import { toJson, type JsonObject } from '../../lib/sim/json';
-import { apiDefaults, builtinAdmission, qosClass } from '../../lib/sim/pods';
+import { apiDefaults, builtinAdmission, qosClass } from '../../lib/sim/admission';
 
 describe('brokerPod', () => {
   const pod = brokerPod('orders-kafka', 3);
