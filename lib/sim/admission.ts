@@ -206,4 +206,3 @@ function managedFieldsOf(pod: Pod): JsonObject {
     },
   };
 }
-

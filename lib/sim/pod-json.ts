@@ -111,4 +111,3 @@ export function podJson(
     json.status = orderKeys(status, STATUS_ORDER);
   return orderKeys(json, POD_ORDER);
 }
-

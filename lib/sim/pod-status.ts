@@ -177,4 +177,3 @@ export function newContainerIDs(pod: Pod, rng: Rng): Record<string, string> {
     ids[c.name] = `containerd://${rng.hex(64)}`;
   return ids;
 }
-

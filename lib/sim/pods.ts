@@ -10,7 +10,15 @@
 // matters for the restart decision (declared fields, list order), simplified elsewhere (one data
 // volume, no SSL listeners, no KRaft controllers).
 import { createHash } from 'crypto';
-import type { Affinity, Container, Pod, ResourceRequirements, Toleration, Volume, VolumeMount } from 'kubernetes-types/core/v1';
+import type {
+  Affinity,
+  Container,
+  Pod,
+  ResourceRequirements,
+  Toleration,
+  Volume,
+  VolumeMount,
+} from 'kubernetes-types/core/v1';
 import { encodeLastApplied, LAST_APPLIED_ANNOTATION } from '../k8s/last-applied';
 import { clone, sortKeys, stripNullsAndEmpty, toJson, type JsonObject } from './json';
 
@@ -258,4 +266,3 @@ export function stampLastApplied(desired: Pod): Pod {
   };
   return pod;
 }
-
