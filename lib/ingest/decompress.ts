@@ -237,17 +237,23 @@ async function* inflateMember(input: Input, events: DecompressEvents): AsyncGene
     for (;;) {
       const slice = await input.slice(SLICE);
       if (!slice) {
+        // Nothing after this member's data yet: what was queued is still good.
+        while (queue.length > 0) yield queue.shift() as Buffer;
         events.onGzipError('gzip-truncated', 'unexpected end of file');
         return null;
       }
       const before = inf.bytesWritten;
-      await write(slice);
+      // zlib inflates this slice on the thread pool while the caller frames and parses
+      // the previous slice's output: the two overlap instead of taking turns.
+      const written = write(slice);
       while (queue.length > 0) {
         const b = queue.shift() as Buffer;
         size += b.length;
         yield b;
       }
+      await written;
       if (st.failure) {
+        while (queue.length > 0) yield queue.shift() as Buffer;
         events.onGzipError('gzip-corrupt', st.failure.message);
         return null;
       }

@@ -105,6 +105,23 @@ export class Framer {
 
   push(chunk: Buffer): void {
     if (chunk.length === 0) return;
+    if (this.mode === Mode.Between && this.pos < this.buf.length) {
+      // The chunk boundary cut a line: join only that line to what was carried over,
+      // rather than copying the whole new chunk behind it.
+      // (If that line opens a multi-line value, the second append joins the rest as usual.)
+      const nl = chunk.indexOf(LF);
+      if (nl >= 0) {
+        this.append(chunk.subarray(0, nl + 1));
+        this.append(chunk.subarray(nl + 1));
+        return;
+      }
+    }
+    this.append(chunk);
+  }
+
+  /** Continues the unconsumed bytes with `chunk` and frames what it can. */
+  private append(chunk: Buffer): void {
+    if (chunk.length === 0) return;
     const shift = this.pos;
     const carry = this.buf.length - shift;
     this.buf = carry > 0 ? Buffer.concat([this.buf.subarray(shift), chunk], carry + chunk.length) : chunk;

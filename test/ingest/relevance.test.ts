@@ -1,10 +1,5 @@
-// What the analysis needs, and the byte pre-filter that must never drop any of it.
-import {
-  irrelevantEventsInBytes,
-  isIrrelevantEventString,
-  isRelevantAuditEvent,
-  ONE_GKE_ENTRY,
-} from '../../lib/ingest/filter';
+// What the analysis needs, and the pre-filter that must never drop any of it.
+import { irrelevantEvents, isRelevantAuditEvent, ONE_GKE_ENTRY, topLevelVerb } from '../../lib/ingest/filter';
 import { AUDIT_CONTAINERS, encodeAudit } from '../../lib/sim/encode';
 import { auditEvent, mixedEvents } from './fixtures';
 
@@ -44,7 +39,8 @@ describe('isRelevantAuditEvent', () => {
   });
 });
 
-describe('byte pre-filter', () => {
+describe('pre-filter on the record text', () => {
+  const text = (b: Buffer): string => b.toString('utf8');
   // Every relevant event, in every container, must survive the pre-filter of its line.
   const relevant = mixedEvents()
     .filter((f) => f.relevant)
@@ -56,8 +52,7 @@ describe('byte pre-filter', () => {
     '%s: relevant lines are never dropped',
     (container) => {
       for (const ev of relevant) {
-        const line = encodeAudit(container, [ev]);
-        expect(irrelevantEventsInBytes(line, 0, line.length, true)).toBe(0);
+        expect(irrelevantEvents(text(encodeAudit(container, [ev])), true)).toBe(0);
       }
     },
   );
@@ -69,47 +64,73 @@ describe('byte pre-filter', () => {
     'fluent-bit-log',
     'aks-diagnostic',
     'aks-diagnostic-object',
-  ] as const)('%s: irrelevant events without a relevant word are dropped unparsed', (container) => {
-    const lease = irrelevant.find((e) => e.objectRef?.resource === 'leases');
-    const line = encodeAudit(container, [lease!]);
-    expect(irrelevantEventsInBytes(line, 0, line.length, false)).toBe(1);
+  ] as const)('%s: irrelevant events are dropped unparsed, reads of pods included', (container) => {
+    for (const ev of irrelevant) {
+      const line = text(encodeAudit(container, [ev]));
+      const body = container === 'eks-cloudwatch-export' ? line.slice(line.indexOf(' ') + 1) : line;
+      // Reads are recognised by their top-level verb, which wrapped events do not expose.
+      const wrapped = container === 'fluent-bit-log' || container.startsWith('aks-');
+      const provable =
+        !/pods|configmaps|kafkacluster/.test(body) ||
+        (!wrapped && ['get', 'list', 'watch'].includes(ev.verb));
+      expect([ev.verb, ev.objectRef?.resource, irrelevantEvents(body, false)]).toEqual([
+        ev.verb,
+        ev.objectRef?.resource,
+        provable ? 1 : 0,
+      ]);
+    }
   });
 
   it('counts the events of a many-event record', () => {
     const leases = [0, 1, 2].map(() => auditEvent({ verb: 'update', resource: 'leases' }));
-    const list = encodeAudit('audit-eventlist', leases);
-    expect(irrelevantEventsInBytes(list, 0, list.length, true)).toBe(3);
+    expect(irrelevantEvents(text(encodeAudit('audit-eventlist', leases)), true)).toBe(3);
+    // Reads inside a container are not provable without parsing (their verbs are nested).
+    const reads = [0, 1].map(() => auditEvent({ verb: 'get', resource: 'pods' }));
+    expect(irrelevantEvents(text(encodeAudit('audit-eventlist', reads)), true)).toBe(0);
   });
 
   it('recognises GKE entries, which have no auditID', () => {
     const lease = encodeAudit('gke-logentry', [auditEvent({ verb: 'update', resource: 'leases' })]);
-    expect(irrelevantEventsInBytes(lease, 0, lease.length, false)).toBe(ONE_GKE_ENTRY);
+    expect(irrelevantEvents(text(lease), false)).toBe(ONE_GKE_ENTRY);
     const pod = encodeAudit('gke-logentry', [auditEvent({ verb: 'create', resource: 'pods' })]);
-    expect(irrelevantEventsInBytes(pod, 0, pod.length, false)).toBe(0);
-  });
-
-  it('never drops what it cannot prove to be an audit event', () => {
-    for (const text of ['{"kind": 0}', '{"level":"info","ts":1,"msg":"x"}', '{"hello":"world"}']) {
-      const b = Buffer.from(text);
-      expect(irrelevantEventsInBytes(b, 0, b.length, false)).toBe(0);
-    }
-  });
-
-  it('looks only inside the given range', () => {
-    const b = Buffer.from(
-      '{"auditID":"1","objectRef":{"resource":"leases"}}{"objectRef":{"resource":"pods"}}',
-    );
-    const end = b.indexOf('}{') + 1;
-    expect(irrelevantEventsInBytes(b, 0, end, false)).toBe(1);
-    expect(irrelevantEventsInBytes(b, 0, b.length, false)).toBe(0);
+    expect(irrelevantEvents(text(pod), false)).toBe(0);
   });
 
   it.each([
-    ['{"auditID":"1","objectRef":{"resource":"leases"}}', true],
-    ['{"auditID":"1","objectRef":{"resource":"pods"}}', false],
-    ['{"level":"info","msg":"auditID"}', false],
-    ['plain text', false],
-  ])('string form: %s → %s', (s, want) => {
-    expect(isIrrelevantEventString(s)).toBe(want);
+    ['{"kind": 0}', 0],
+    ['{"level":"info","ts":1,"msg":"x"}', 0],
+    ['{"level":"info","ts":1,"msg":"audited","auditID":"1","verb":"get","pods":1}', 0],
+    ['{"hello":"world"}', 0],
+    ['{"auditID":"1","objectRef":{"resource":"leases"}}', 1],
+    ['{"auditID":"1","objectRef":{"resource":"pods"}}', 0],
+    ['{"auditID":"1","verb":"list","objectRef":{"resource":"pods"}}', 1],
+    ['{"auditID":"1","verb":"patch","objectRef":{"resource":"pods"}}', 0],
+  ])('%s → %i', (s, want) => {
+    expect(irrelevantEvents(s, false)).toBe(want);
+  });
+});
+
+describe('topLevelVerb', () => {
+  it.each([
+    [
+      'kube-apiserver order',
+      '{"kind":"Event","auditID":"a","requestURI":"/api?x={}","verb":"get","user":{}}',
+      'get',
+    ],
+    [
+      'sorted keys, a nested verb first (SubjectAccessReview body)',
+      '{"auditID":"a","objectRef":{"resource":"subjectaccessreviews"},"requestObject":{"spec":{"resourceAttributes":{"verb":"get","resource":"pods"}}},"verb":"create"}',
+      'create',
+    ],
+    ['verb only inside a string', '{"auditID":"a","note":"\\"verb\\":\\"get\\"","x":1}', null],
+    ['EventList: verbs are nested', '{"kind":"EventList","items":[{"verb":"get"}]}', null],
+    ['escaped quote before the key', '{"a":"x\\"","verb":"watch"}', 'watch'],
+    ['no verb', '{"auditID":"a"}', null],
+  ])('%s', (_, text, want) => {
+    expect(topLevelVerb(text)).toBe(want);
+  });
+
+  it('gives up past its limit rather than guess', () => {
+    expect(topLevelVerb(`{"pad":"${'x'.repeat(5000)}","verb":"get"}`)).toBeNull();
   });
 });
