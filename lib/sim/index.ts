@@ -38,7 +38,7 @@ export interface SimOptions {
   operatorUser?: string;
   /** Level the audit policy logs pod writes at; Metadata also runs koperator with --verbose from the start. */
   auditLevel?: 'RequestResponse' | 'Metadata';
-  /** Fraction of the audit events that are background noise, in [0, 1) (default 0.8). */
+  /** About this fraction of the audit events is background noise, in [0, 1) (default 0.8). */
   noiseRatio?: number;
   /** Scenarios to play, in order (default: all, DEFAULT_SCENARIO_ORDER). */
   scenarios?: ScenarioName[];
