@@ -164,7 +164,9 @@ export function buildSlackPayload(m: AlertMessage): SlackPayload {
     ctx.push({ type: 'mrkdwn', text: `trimmed to fit SNS: ${esc(m.truncated.join(', '))}` });
   blocks.push({ type: 'context', elements: ctx });
   return {
-    text: cut(`${TITLES[m.event]}: ${broker} (${f.classification}, ${count}x) in ${m.cluster}`, SECTION_MAX),
+    // The fallback text is mrkdwn too (notifications, old clients): names from the logs
+    // must not become <!channel> mentions or <url|links>.
+    text: esc(cut(`${TITLES[m.event]}: ${broker} (${f.classification}, ${count}x) in ${m.cluster}`, SECTION_MAX)),
     blocks,
   };
 }
