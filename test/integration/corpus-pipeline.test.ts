@@ -3,11 +3,12 @@
 // a scheduled event runs the analyze handler, and the alerts come out of an SQS queue
 // subscribed to the topic. The loop messages must match the corpus' expected.json; a
 // second ingest of the same objects and a second analysis must publish nothing.
-import { existsSync, promises as fs } from 'fs';
+import { promises as fs } from 'fs';
 import * as path from 'path';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { Context, SQSBatchResponse, SQSEvent, ScheduledEvent } from 'aws-lambda';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
+import { describeWithCorpus, SCENARIOS } from '../support/shared-corpus';
 import { driveSqsHandler, uploadObject } from '../../lib/aws/local-stack';
 import { lambdaContext, scheduledEvent } from '../../lib/aws/local-lambda';
 import type { FindingsDocument } from '../../lib/model/findings';
@@ -25,8 +26,7 @@ import {
   type Env,
 } from './support';
 
-const CORPUS = path.join(__dirname, '..', '..', '..', 'shared', 'corpus', 'scenarios');
-const describeCorpus = existsSync(path.join(CORPUS, 'expected.json')) ? describe : describe.skip;
+const CORPUS = SCENARIOS;
 const CLUSTER = 'eks-scenarios';
 // More classes than the default, so single-recreation alerts are exercised on this corpus
 // (all its external-mutation-reverts belong to loops, which announce them instead).
@@ -47,7 +47,7 @@ async function filesUnder(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-describeCorpus('deployed pipeline over the scenario corpus (fauxqs)', () => {
+describeWithCorpus(CORPUS, 'deployed pipeline over the scenario corpus (fauxqs)', () => {
   let fx: Fauxqs;
   let env: Env;
   let ingest: (e: SQSEvent, c: Context) => Promise<SQSBatchResponse>;

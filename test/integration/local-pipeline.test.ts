@@ -2,15 +2,16 @@
 // uploaded, the three handlers driven as Lambda would, SNS messages and Slack payloads
 // printed. Runs on the shared scenario corpus when present, else on a tiny folder that
 // yields no alert (the run must still go through every stage).
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 import { PassThrough } from 'stream';
 import { runLocalPipeline } from '../../lib/cli/local-pipeline';
+import { describeWithCorpus, SCENARIOS } from '../support/shared-corpus';
 import type { AlertMessage } from '../../lib/notify/message';
 import type { SlackPayload } from '../../lib/notify/slack';
 
-const CORPUS = path.join(__dirname, '..', '..', '..', 'shared', 'corpus', 'scenarios');
+const CORPUS = SCENARIOS;
 
 function sink(): { stream: PassThrough; text: () => string } {
   const stream = new PassThrough();
@@ -25,9 +26,8 @@ describe('runLocalPipeline', () => {
     process.env = saved;
   });
 
-  (existsSync(CORPUS) ? it : it.skip)(
-    'turns the corpus into loop alerts on SNS and Slack, and restores the environment',
-    async () => {
+  describeWithCorpus(CORPUS, 'on the shared scenario corpus', () => {
+    it('turns the corpus into loop alerts on SNS and Slack, and restores the environment', async () => {
       const out = sink();
       const err = sink();
       const before = { ...process.env };
@@ -59,8 +59,8 @@ describe('runLocalPipeline', () => {
       expect(out.text()).toContain('── SNS 1: [demo] loop started');
       expect(out.text()).toContain('── Slack 4');
       expect(err.text()).toMatch(/ingest: \d+ invocations, 0 message failures, 0 dead-lettered/);
-    },
-  );
+    });
+  });
 
   it('runs every stage on a folder without broker pods, and prints JSON on request', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'local-pipeline-'));

@@ -8,7 +8,7 @@ import type { Context, SQSBatchResponse, SQSEvent, ScheduledEvent } from 'aws-la
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
 import { driveSqsHandler, uploadObject } from '../../lib/aws/local-stack';
 import { lambdaContext, scheduledEvent } from '../../lib/aws/local-lambda';
-import { simulateCluster, type ScenarioName, type SimulatedLogs } from '../../lib/sim';
+import { DEFAULT_SCENARIO_ORDER, simulateCluster, type ScenarioName, type SimulatedLogs } from '../../lib/sim';
 import { encodeAudit, encodeOperator } from '../../lib/sim/encode';
 import type { Classification } from '../../lib/model/findings';
 import { Readable } from 'stream';
@@ -34,14 +34,8 @@ import {
 } from './support';
 
 const CLUSTER = 'eks-sim';
-const SCENARIOS: ScenarioName[] = [
-  'benign-webhooks',
-  'manual-delete',
-  'affinity-loop',
-  'eviction',
-  'oom',
-  'scaleops-loop',
-];
+// Every scenario, including the Metadata-level namespace (evicted before any body was logged).
+const SCENARIOS: ScenarioName[] = [...DEFAULT_SCENARIO_ORDER];
 const CLASSES: Classification[] = [
   'external-mutation-revert',
   'unknown',
