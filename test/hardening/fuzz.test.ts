@@ -4,7 +4,8 @@
 // (reproducible) and bounded in runs so each stays within a few seconds.
 import { createHash } from 'crypto';
 import fc from 'fast-check';
-import { constants, createDeflateRaw, crc32, deflateRawSync, gunzipSync, gzipSync } from 'zlib';
+import type { Transform } from 'stream';
+import { constants, createDeflateRaw, createGzip, crc32, deflateRawSync, gunzipSync, gzipSync } from 'zlib';
 import { analyzeFacts } from '../../lib/analyze';
 import { defaultAnalysisOptions } from '../../lib/analyze/options';
 import { projectRecord } from '../../lib/facts/project';
@@ -344,18 +345,43 @@ describe('hostile webhook patches in the admission annotations', () => {
   });
 });
 
-/** Raw deflate of `total` zero bytes, built block by block so the plain bytes never exist in memory. */
-async function deflatedZeros(total: number): Promise<Buffer> {
-  const d = createDeflateRaw({ level: 9 });
+/**
+ * `head`, then `total` bytes of `fill`, then `tail`, through a zlib compressor, written
+ * block by block so the plain bytes never exist in memory.
+ */
+async function compressed(z: Transform, fill: number, total: number, head = '', tail = ''): Promise<Buffer> {
   const out: Buffer[] = [];
-  d.on('data', (b: Buffer) => out.push(b));
-  const block = Buffer.alloc(1024 * 1024);
+  z.on('data', (b: Buffer) => out.push(b));
+  const ended = new Promise<void>((resolve) => z.on('end', () => resolve()));
+  z.write(head);
+  const block = Buffer.alloc(1024 * 1024, fill);
   for (let written = 0; written < total; written += block.length) {
-    if (!d.write(block)) await new Promise<void>((resolve) => d.once('drain', () => resolve()));
+    if (!z.write(block)) await new Promise<void>((resolve) => z.once('drain', () => resolve()));
   }
-  await new Promise<void>((resolve) => d.end(() => resolve()));
+  z.write(tail);
+  z.end();
+  await ended; // the readable side's end: every compressed byte has been emitted
   return Buffer.concat(out);
 }
+
+describe('a gzip bomb as an input object', () => {
+  it.each([
+    ['NUL bytes', 0x00, 0],
+    ['one endless line of `[`', 0x5b, 1],
+    ['one endless text line', 0x61, 1],
+  ])('256 MiB of %s from a small gzip: streamed in bounded memory, the records around it read', async (_label, fill, skips) => {
+    const head = jsonLines(validEvents('h', 20));
+    const gz = await compressed(createGzip({ level: 9 }), fill, 256 * 1024 * 1024, head, '\n' + jsonLines([deleteEvent('after')]));
+    expect(gz.length).toBeLessThan(1024 * 1024);
+    const before = process.memoryUsage().rss;
+    const { ids, stats } = await readBytes(gz);
+    expect(ids).toEqual([...validEvents('h', 20).map((e) => e.auditID), 'after']);
+    expect(stats.bytes.decompressed).toBeGreaterThan(256 * 1024 * 1024);
+    expect(stats.files.errors).toBe(0);
+    expect(totalSkipped(stats)).toBe(skips);
+    expect(process.memoryUsage().rss - before).toBeLessThan(300 * 1024 * 1024);
+  });
+});
 
 /** A zip archive (as objectmatcher writes it) whose entries hold `data`, deflated or stored, with declared sizes. */
 function zipOf(entries: readonly { name: string; data: Buffer; method: 0 | 8; size: number }[]): Buffer {
@@ -395,7 +421,7 @@ describe('hostile last-applied annotations', () => {
   let bomb = '';
   beforeAll(async () => {
     // 1 GiB of zeros deflates to about 1 MB: the annotation is small, its inflated size is not.
-    const deflated = await deflatedZeros(1024 * 1024 * 1024);
+    const deflated = await compressed(createDeflateRaw({ level: 9 }), 0, 1024 * 1024 * 1024);
     bomb = zipOf([{ name: 'original', data: deflated, method: 8, size: 0xffffffff }]).toString('base64');
   }, 30_000);
 
