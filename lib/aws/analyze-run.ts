@@ -25,6 +25,7 @@ import { AlertStateConflictError, loadAlertState, saveAlertState } from './alert
 import type { AnalyzeConfig } from './env-config';
 import { listFactsClusters, readFactsWindow } from './facts-store';
 import { writeReport, type ReportLink } from './report-store';
+import { renderReport } from '../report';
 import { publishSnsMessage } from './sns-publisher';
 
 export interface RunLogger {
@@ -214,6 +215,11 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
     reportKey(config.layout, cluster, now),
     report,
     config.reportLink,
+    renderReport(report, 'html', {
+      color: false,
+      inputs: [`cluster ${cluster}`],
+      generatedAt: now.toISOString(),
+    }),
   );
 
   if (events.length > 0 || !sameAlertState(state, next)) {

@@ -5,6 +5,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 export interface ReportLink {
   uri: string;
   url?: string;
+  html?: { uri: string; url?: string };
 }
 
 export async function writeReport(
@@ -13,6 +14,8 @@ export async function writeReport(
   key: string,
   report: unknown,
   link: { mode: 's3' | 'presigned'; expiresSeconds: number },
+  /** The same run rendered for people, stored beside the JSON as `<key>.html`. */
+  html?: string,
 ): Promise<ReportLink> {
   await s3.send(
     new PutObjectCommand({
@@ -22,12 +25,25 @@ export async function writeReport(
       ContentType: 'application/json',
     }),
   );
-  const uri = `s3://${bucket}/${key}`;
-  if (link.mode === 's3') return { uri };
+  const htmlKey = html === undefined ? null : key.replace(/\.json$/, '') + '.html';
+  if (htmlKey !== null) {
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: htmlKey,
+        Body: html,
+        ContentType: 'text/html; charset=utf-8',
+      }),
+    );
+  }
+  const result: ReportLink = { uri: `s3://${bucket}/${key}` };
+  if (htmlKey !== null) result.html = { uri: `s3://${bucket}/${htmlKey}` };
+  if (link.mode === 's3') return result;
   // A pre-signed URL lives at most as long as the credentials that signed it: in Lambda
   // that is the role session (hours), whatever expiresSeconds says.
-  const url = await getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: key }), {
-    expiresIn: link.expiresSeconds,
-  });
-  return { uri, url };
+  const sign = (k: string) =>
+    getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: k }), { expiresIn: link.expiresSeconds });
+  result.url = await sign(key);
+  if (result.html && htmlKey !== null) result.html.url = await sign(htmlKey);
+  return result;
 }

@@ -22,6 +22,8 @@ export interface ReportPointer {
   uri: string;
   /** A pre-signed HTTPS URL, when the deployment is configured to hand them out. */
   url?: string;
+  /** The same run as a self-contained HTML page for people: s3:// URI and, when pre-signing, its URL. */
+  html?: { uri: string; url?: string };
 }
 
 interface AlertMessageBase {

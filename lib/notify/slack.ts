@@ -154,7 +154,7 @@ export function buildSlackPayload(m: AlertMessage): SlackPayload {
   if (m.report)
     ctx.push({
       type: 'mrkdwn',
-      text: m.report.url ? `<${m.report.url}|Full report>` : `Full report: ${code(m.report.uri)}`,
+      text: reportText(m.report),
     });
   ctx.push({
     type: 'mrkdwn',
@@ -166,7 +166,16 @@ export function buildSlackPayload(m: AlertMessage): SlackPayload {
   return {
     // The fallback text is mrkdwn too (notifications, old clients): names from the logs
     // must not become <!channel> mentions or <url|links>.
-    text: esc(cut(`${TITLES[m.event]}: ${broker} (${f.classification}, ${count}x) in ${m.cluster}`, SECTION_MAX)),
+    text: esc(
+      cut(`${TITLES[m.event]}: ${broker} (${f.classification}, ${count}x) in ${m.cluster}`, SECTION_MAX),
+    ),
     blocks,
   };
+}
+
+/** People get the HTML page when there is one, and a clickable link when pre-signing is on. */
+function reportText(r: NonNullable<AlertMessage['report']>): string {
+  if (r.html?.url) return `<${r.html.url}|Full report>`;
+  if (r.url) return `<${r.url}|Full report>`;
+  return `Full report: ${code(r.html?.uri ?? r.uri)}`;
 }

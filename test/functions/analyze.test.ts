@@ -133,6 +133,12 @@ describe('analyze handler', () => {
     expect(reports.Contents?.map((o) => o.Key)).toContain(
       'reports/cluster=eks-a/2026-11-02T11-45-00.000Z.json',
     );
+    // The same run for people, beside it: a self-contained HTML page.
+    const page = await s3.send(
+      new GetObjectCommand({ Bucket: BUCKET, Key: 'reports/cluster=eks-a/2026-11-02T11-45-00.000Z.html' }),
+    );
+    expect(page.ContentType).toMatch(/^text\/html/);
+    expect(await page.Body?.transformToString()).toMatch(/^<!doctype html>/i);
     const report = JSON.parse(
       await (
         await s3.send(

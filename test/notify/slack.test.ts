@@ -42,6 +42,27 @@ describe('Slack Block Kit payload', () => {
     );
   });
 
+  it.each([
+    [
+      'the HTML page when pre-signed',
+      {
+        uri: 's3://b/r.json',
+        url: 'https://x/r.json',
+        html: { uri: 's3://b/r.html', url: 'https://x/r.html' },
+      },
+      '<https://x/r.html|Full report>',
+    ],
+    [
+      'the HTML page’s URI when not pre-signed',
+      { uri: 's3://b/r.json', html: { uri: 's3://b/r.html' } },
+      'Full report: `s3://b/r.html`',
+    ],
+    ['the JSON report when there is no page', { uri: 's3://b/r.json' }, 'Full report: `s3://b/r.json`'],
+  ])('points people at %s', (_label, report, text) => {
+    const all = texts(buildSlackPayload(toAlertMessage(recreationEvent, { ...ctx, report })).blocks);
+    expect(all).toContain(text);
+  });
+
   it('links a pre-signed report URL and names deleter and mutator of a single recreation', () => {
     const p = buildSlackPayload(
       toAlertMessage(recreationEvent, {
