@@ -9,6 +9,7 @@ import { parseDurationSeconds } from '../config/duration';
 import { analyzeInputs } from '../pipeline/analyze-inputs';
 import { renderReport, type ReportFormat } from '../report';
 import { UsageError, type CliIo } from './io';
+import { createProgress } from './progress';
 
 export const ANALYZE_HELP = `Usage: koperator-audit analyze --input PATH [--input PATH ...] [options]
 
@@ -39,6 +40,7 @@ Rules
 Input limits
   --max-line-bytes N     longest record read; longer ones are skipped and counted
                          (default 8388608)
+  --no-progress          no progress bar (it is drawn on stderr only on a terminal)
   -h, --help             this text
 `;
 
@@ -59,6 +61,7 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
       'tainted-selector': { type: 'string', multiple: true },
       config: { type: 'string' },
       'max-line-bytes': { type: 'string' },
+      'no-progress': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -120,7 +123,11 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
       throw new UsageError('--max-line-bytes must be an integer ≥ 1024');
   }
 
-  const doc = await analyzeInputs(inputs, opts, { maxLineBytes }, { s3Client: io.s3Client });
+  const progress =
+    io.stderr.isTTY && !values['no-progress']
+      ? (total: number) => createProgress(io.stderr as NodeJS.WriteStream, total)
+      : undefined;
+  const doc = await analyzeInputs(inputs, opts, { maxLineBytes }, { s3Client: io.s3Client, progress });
   const report = renderReport(doc, format, {
     color: format === 'table' && !values.out && Boolean(io.stdout.isTTY) && !process.env.NO_COLOR,
     inputs,

@@ -1,5 +1,6 @@
 // The whole local pipeline, one direction: sources → ingest → facts → analysis → document.
 // The same facts type is what the Lambda ingest writes to S3; here it stays in memory.
+import { pipeline, Transform } from 'stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { analyzeFacts } from '../analyze';
 import type { AnalysisOptions } from '../analyze/options';
@@ -20,7 +21,8 @@ export interface Progress {
 export interface AnalyzeInputsDeps {
   /** Made on first use of an s3:// input, so local runs never touch the AWS SDK's config chain. */
   s3Client?: () => S3Client;
-  progress?: Progress;
+  /** Called with the bytes the listing holds; returns where to report bytes read and records. */
+  progress?: (totalBytes: number) => Progress;
 }
 
 export async function* listInputs(inputs: string[], deps: AnalyzeInputsDeps): AsyncGenerator<SourceObject> {
@@ -38,13 +40,45 @@ export async function collectFacts(
   objects: AsyncIterable<SourceObject>,
   stats: IngestStats,
   ingestOpts: IngestOptions = {},
+  onRecords?: (records: number) => void,
 ): Promise<Fact[]> {
   const facts: Fact[] = [];
+  let records = 0;
   for await (const rec of ingest(objects, stats, ingestOpts)) {
+    records++;
+    if (onRecords && (records & 1023) === 0) onRecords(records);
     const fact = projectRecord(rec);
     if (fact) facts.push(fact);
   }
+  onRecords?.(records);
   return facts;
+}
+
+/** The objects with their streams counted, so a progress bar can show stored bytes read. */
+function countingBytes(objects: SourceObject[]): {
+  objects: AsyncIterable<SourceObject>;
+  bytesRead: () => number;
+} {
+  let bytes = 0;
+  async function* wrapped(): AsyncGenerator<SourceObject> {
+    for (const o of objects) {
+      yield {
+        ...o,
+        open: async () => {
+          const counter = new Transform({
+            transform(chunk: Buffer, _enc, done) {
+              bytes += chunk.length;
+              done(null, chunk);
+            },
+          });
+          // pipeline, not pipe: a read error of the source must reach the reader.
+          pipeline(await o.open(), counter, () => undefined);
+          return counter;
+        },
+      };
+    }
+  }
+  return { objects: wrapped(), bytesRead: () => bytes };
 }
 
 export async function analyzeInputs(
@@ -55,8 +89,21 @@ export async function analyzeInputs(
 ): Promise<FindingsDocument> {
   const stats = createIngestStats();
   const started = Date.now();
-  const facts = await collectFacts(listInputs(inputs, deps), stats, ingestOpts);
-  deps.progress?.done();
+  let objects: AsyncIterable<SourceObject> = listInputs(inputs, deps);
+  let progress: Progress | undefined;
+  let onRecords: ((records: number) => void) | undefined;
+  if (deps.progress) {
+    // Listing first gives the total for the bar; listings are small next to the data.
+    const listed: SourceObject[] = [];
+    for await (const o of objects) listed.push(o);
+    const bar = deps.progress(listed.reduce((a, o) => a + (o.size ?? 0), 0));
+    const counted = countingBytes(listed);
+    objects = counted.objects;
+    onRecords = (n) => bar.update(counted.bytesRead(), n);
+    progress = bar;
+  }
+  const facts = await collectFacts(objects, stats, ingestOpts, onRecords);
+  progress?.done();
   const result = analyzeFacts(facts, opts);
   return {
     recreations: result.recreations,

@@ -1,0 +1,45 @@
+import { mkdtempSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import * as path from 'path';
+import { gzipSync } from 'zlib';
+import { defaultAnalysisOptions } from '../../lib/analyze/options';
+import { analyzeInputs } from '../../lib/pipeline/analyze-inputs';
+import { simulateCluster } from '../../lib/sim';
+
+describe('analyzeInputs progress', () => {
+  it('reports the listing’s total, every stored byte read, and the records seen', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'progress-'));
+    const sim = simulateCluster({ seed: 5, start: '2026-11-03T08:00:00Z', scenarios: ['scaleops-loop'] });
+    const audit = gzipSync(sim.audit.map((e) => JSON.stringify(e)).join('\n') + '\n');
+    const ops = Buffer.from(
+      sim.operator
+        .map((l) => JSON.stringify({ level: l.level, ts: l.ts, msg: l.msg, ...l.fields }))
+        .join('\n') + '\n',
+    );
+    writeFileSync(path.join(dir, 'audit.log.gz'), audit);
+    writeFileSync(path.join(dir, 'manager.log'), ops);
+
+    const updates: Array<[number, number]> = [];
+    let total = -1;
+    let done = false;
+    const doc = await analyzeInputs(
+      [dir],
+      defaultAnalysisOptions(),
+      {},
+      {
+        progress: (t) => {
+          total = t;
+          return {
+            update: (bytes, records) => void updates.push([bytes, records]),
+            done: () => void (done = true),
+          };
+        },
+      },
+    );
+    expect(total).toBe(audit.length + ops.length);
+    expect(updates[updates.length - 1][0]).toBe(total);
+    expect(updates[updates.length - 1][1]).toBeGreaterThan(0);
+    expect(done).toBe(true);
+    expect(doc.loops).toHaveLength(1);
+  });
+});
