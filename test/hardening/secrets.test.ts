@@ -49,6 +49,7 @@ const SECRET = {
   auditAnnotationBearer: 'plnt-audit-annotation-bearer-8a04f1',
   brokerEnvDesired: 'plnt-broker-env-desired-41d7aa',
   brokerEnvMutated: 'plnt-broker-env-mutated-ce5f02',
+  removedEnv: 'plnt-webhook-removed-env-93a1f4',
   sidecarEnv: 'plnt-sidecar-env-7b39c6',
   operatorField: 'plnt-operator-field-d2e860',
 } as const;
@@ -59,12 +60,22 @@ type SecretKey = keyof typeof SECRET;
  * needs them, so these may sit at rest in the facts bucket; SECURITY.md says so. They
  * must still never reach a report, an alert or a log line.
  */
-const IN_POD_SPEC: ReadonlySet<SecretKey> = new Set(['brokerEnvDesired', 'brokerEnvMutated', 'sidecarEnv']);
+const IN_POD_SPEC: ReadonlySet<SecretKey> = new Set(['brokerEnvDesired', 'brokerEnvMutated', 'removedEnv', 'sidecarEnv']);
 
 const LOOP_CLUSTER = 'events-kafka';
 const LOOP_POD_PREFIX = 'events-kafka-5-';
 const LOOP_WEBHOOK = 'affinity.spread.example.com';
 const PLANTED_ENV = 'DB_PASSWORD';
+/** Declared, then removed by the webhook: the diff reports it as a whole env var, {name, value}. */
+const REMOVED_ENV = 'LEGACY_API_KEY';
+
+/** The planted env vars as declared (last-applied and the request). */
+function desiredEnv(): Json[] {
+  return [
+    { name: PLANTED_ENV, value: SECRET.brokerEnvDesired },
+    { name: REMOVED_ENV, value: SECRET.removedEnv },
+  ];
+}
 
 function isObj(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -183,7 +194,7 @@ function plantIdentity(e: AuditEvent): void {
   e.annotations = { ...(e.annotations ?? {}), 'example.com/authorization': `Bearer ${SECRET.auditAnnotationBearer}` };
 }
 
-/** Adds DB_PASSWORD to the broker container's desired state (last-applied and the request). */
+/** Adds the planted vars to the broker container's desired state (last-applied and the body). */
 function plantDesiredEnv(pod: unknown): void {
   const meta = objAt(pod, 'metadata');
   const annotations = objAt(meta, 'annotations');
@@ -192,37 +203,68 @@ function plantDesiredEnv(pod: unknown): void {
     const d = decodeLastApplied(encoded);
     if (!d.ok) throw new Error(`corpus last-applied unreadable: ${d.reason}`);
     const kafka = containers(d.value).find((c) => c.name === 'kafka');
-    if (kafka) envOf(kafka).push({ name: PLANTED_ENV, value: SECRET.brokerEnvDesired });
+    if (kafka) envOf(kafka).push(...desiredEnv());
     annotations[LAST_APPLIED_ANNOTATION] = encodeLastApplied(d.value, d.encoding);
   }
   const kafka = containers(pod).find((c) => c.name === 'kafka');
-  if (kafka) envOf(kafka).push({ name: PLANTED_ENV, value: SECRET.brokerEnvDesired });
+  if (kafka) envOf(kafka).push(...desiredEnv());
 }
 
 /**
  * On every create of events-kafka broker 5: the desired pod gains DB_PASSWORD, the
  * looping affinity webhook also rewrites its value (so the env var becomes one of the
- * finding's fields, from → to), and the Istio sidecar carries a secret env value.
+ * finding's fields, from → to) and removes LEGACY_API_KEY, and the Istio sidecar carries a
+ * secret env value. Returns the planted env vars the stored pod ends up with.
  */
-function plantPodCreate(e: AuditEvent): void {
+function plantPodCreate(e: AuditEvent): Json[] {
   const req = e.requestObject;
   const res = e.responseObject;
   plantDesiredEnv(req);
   plantDesiredEnv(res);
   const reqKafka = containers(req).findIndex((c) => c.name === 'kafka');
-  const envIndex = envOf(containers(req)[reqKafka]).length - 1;
+  const envIndex = envOf(containers(req)[reqKafka]).findIndex((v) => v.name === PLANTED_ENV);
   for (const c of containers(res)) {
     if (c.name === 'istio-proxy') envOf(c).push({ name: 'ISTIO_META_CLUSTER_TOKEN', value: SECRET.sidecarEnv });
   }
   const annotations = e.annotations ?? {};
   const key = Object.keys(annotations).find((k) => k.startsWith('patch.webhook.') && annotations[k].includes(LOOP_WEBHOOK));
-  if (!key) return; // this create was not mutated by the looping webhook: desired and live agree
+  if (!key) return desiredEnv(); // not mutated by the looping webhook: desired and live agree
   const patch = JSON.parse(annotations[key]) as Json;
-  (patch.patch as Json[]).push({ op: 'replace', path: `/spec/containers/${reqKafka}/env/${envIndex}/value`, value: SECRET.brokerEnvMutated });
+  (patch.patch as Json[]).push(
+    { op: 'replace', path: `/spec/containers/${reqKafka}/env/${envIndex}/value`, value: SECRET.brokerEnvMutated },
+    { op: 'remove', path: `/spec/containers/${reqKafka}/env/${envIndex + 1}` },
+  );
   annotations[key] = JSON.stringify(patch);
   const resKafka = containers(res).find((c) => c.name === 'kafka');
   const planted = resKafka ? envOf(resKafka).find((v) => v.name === PLANTED_ENV) : undefined;
   if (planted) planted.value = SECRET.brokerEnvMutated;
+  if (resKafka) resKafka.env = envOf(resKafka).filter((v) => v.name !== REMOVED_ENV);
+  return [{ name: PLANTED_ENV, value: SECRET.brokerEnvMutated }];
+}
+
+function podName(body: unknown): string | null {
+  if (!isObj(body) || body.kind !== 'Pod' || !isObj(body.metadata)) return null;
+  return typeof body.metadata.name === 'string' ? body.metadata.name : null;
+}
+
+/**
+ * Every later body of a planted pod (the delete's response is the live pod the diff
+ * reads) carries the same last-applied and the pod's live DB_PASSWORD value.
+ */
+function plantLaterBody(body: unknown, live: readonly Json[]): void {
+  if (isObj(objAt(body, 'metadata').annotations)) {
+    const annotations = objAt(body, 'metadata', 'annotations');
+    const encoded = annotations[LAST_APPLIED_ANNOTATION];
+    if (typeof encoded === 'string') {
+      const d = decodeLastApplied(encoded);
+      if (!d.ok) throw new Error(`corpus last-applied unreadable: ${d.reason}`);
+      const kafka = containers(d.value).find((c) => c.name === 'kafka');
+      if (kafka) envOf(kafka).push(...desiredEnv());
+      annotations[LAST_APPLIED_ANNOTATION] = encodeLastApplied(d.value, d.encoding);
+    }
+  }
+  const kafka = isObj(body) && isObj(body.spec) ? containers(body).find((c) => c.name === 'kafka') : undefined;
+  if (kafka) envOf(kafka).push(...live.map((v) => ({ ...v })));
 }
 
 function isLoopPodCreate(e: AuditEvent): boolean {
@@ -257,14 +299,19 @@ async function buildCorpus(dir: string): Promise<void> {
     if (r.kind === 'audit') events.push(r.event);
     else lines.push(r.line);
   }
-  let planted = 0;
+  const liveValue = new Map<string, Json[]>();
   for (const e of events) {
     if (e.objectRef?.resource === 'pods') plantIdentity(e);
-    if (isLoopPodCreate(e)) {
-      plantPodCreate(e);
-      planted++;
+    if (isLoopPodCreate(e)) liveValue.set(podName(e.responseObject) ?? '', plantPodCreate(e));
+  }
+  for (const e of events) {
+    if (isLoopPodCreate(e)) continue;
+    for (const body of [e.requestObject, e.responseObject]) {
+      const live = liveValue.get(podName(body) ?? '');
+      if (live) plantLaterBody(body, live);
     }
   }
+  const planted = liveValue.size;
   // Guards the fixture itself: without the loop's creates the test would prove nothing.
   if (planted < 3) throw new Error(`only ${planted} creates of ${LOOP_POD_PREFIX}* in the corpus`);
   for (const l of lines) l.fields.saslPassword = SECRET.operatorField;
@@ -344,7 +391,15 @@ describeWithCorpus(SCENARIOS, 'secrets planted in the logs never leave the proce
 
   it('found the planted env var as a field of the webhook loop (the plant reached a finding)', () => {
     const fields = out.doc.recreations.filter((r) => r.kafkaCluster === LOOP_CLUSTER).flatMap((r) => r.fields);
-    expect(fields.some((f) => f.path.includes(`env[name=${PLANTED_ENV}]`))).toBe(true);
+    const planted = fields.filter((f) => f.path.includes(`env[name=${PLANTED_ENV}]`));
+    expect(planted.length).toBeGreaterThan(0);
+    // Both sides were values, both redacted: the webhook's rewrite is a from → to change.
+    for (const f of planted) expect(JSON.stringify([f.from, f.to])).toMatch(/<redacted, changed>.*<redacted, changed>/);
+    expect(planted.every((f) => f.by === `zone-spread-injector/${LOOP_WEBHOOK}`)).toBe(true);
+    // The removed var is reported whole ({name, value}), the shape that once leaked.
+    const removed = fields.filter((f) => f.path.endsWith(`env[name=${REMOVED_ENV}]`));
+    expect(removed.length).toBeGreaterThan(0);
+    for (const f of removed) expect([f.from, f.to]).toEqual([{ name: REMOVED_ENV, value: REDACTED }, null]);
     expect(out.doc.loops.some((l) => l.kafkaCluster === LOOP_CLUSTER && l.brokerId === '5')).toBe(true);
   });
 
@@ -370,7 +425,7 @@ describeWithCorpus(SCENARIOS, 'secrets planted in the logs never leave the proce
     const resource = out.doc.recreations.flatMap((r) => r.fields).find((f) => f.path.includes('.resources.') && typeof f.to === 'string');
     expect(loop).toBeDefined();
     expect(resource).toBeDefined();
-    const evidence = [loop!.deletedPod.name, LOOP_WEBHOOK, 'system:serviceaccount:kafka:kafka-operator', PLANTED_ENV];
+    const evidence = [loop!.deletedPod.name, LOOP_WEBHOOK, 'system:serviceaccount:kafka:kafka-operator', PLANTED_ENV, REMOVED_ENV];
     const missing: string[] = [];
     for (const [name, text] of Object.entries(out.texts)) {
       if (name.startsWith('stderr') || name.startsWith('sns') || name.startsWith('slack')) continue;
