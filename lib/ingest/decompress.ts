@@ -53,9 +53,14 @@ function toBuffer(chunk: unknown): Buffer {
   throw new TypeError(`unexpected chunk type ${typeof chunk}`);
 }
 
-/** Pulls source chunks on demand, with look-ahead and push-back. */
+/**
+ * Pulls source chunks on demand, with look-ahead and push-back. Unread bytes stay in the
+ * chunks they came in (a list): taking a slice never copies, and pushing back the bytes
+ * after a gzip member does not copy the rest of the chunk behind them.
+ */
 class Input {
-  private buf: Buffer = Buffer.alloc(0);
+  private parts: Buffer[] = [];
+  private size = 0;
   private ended = false;
 
   constructor(
@@ -63,13 +68,13 @@ class Input {
     private readonly events: DecompressEvents,
   ) {}
 
-  get buffered(): Buffer {
-    return this.buf;
+  get length(): number {
+    return this.size;
   }
 
   /** Ensures at least `n` bytes are buffered; false if the source ended first. */
   async fill(n: number): Promise<boolean> {
-    while (this.buf.length < n && !this.ended) {
+    while (this.size < n && !this.ended) {
       const r = await this.it.next();
       if (r.done) {
         this.ended = true;
@@ -77,25 +82,67 @@ class Input {
       }
       const b = toBuffer(r.value);
       this.events.onInput(b.length);
-      this.buf = this.buf.length === 0 ? b : Buffer.concat([this.buf, b]);
+      if (b.length > 0) {
+        this.parts.push(b);
+        this.size += b.length;
+      }
     }
-    return this.buf.length >= n;
+    return this.size >= n;
   }
 
-  take(n: number): Buffer {
-    const out = this.buf.subarray(0, n);
-    this.buf = this.buf.subarray(n);
-    return out;
+  /** The first `n` buffered bytes, contiguous (joined only when they span chunks). */
+  peek(n: number): Buffer {
+    const want = Math.min(n, this.size);
+    if (this.parts.length === 0) return Buffer.alloc(0);
+    if (this.parts[0].length >= want) return this.parts[0].subarray(0, want);
+    let k = 0;
+    let got = 0;
+    while (got < want) got += this.parts[k++].length;
+    const joined = Buffer.concat(this.parts.slice(0, k), got);
+    this.parts.splice(0, k, joined);
+    return joined.subarray(0, want);
+  }
+
+  drop(n: number): void {
+    let left = Math.min(n, this.size);
+    this.size -= left;
+    while (left > 0) {
+      const head = this.parts[0];
+      if (head.length <= left) {
+        left -= head.length;
+        this.parts.shift();
+      } else {
+        this.parts[0] = head.subarray(left);
+        left = 0;
+      }
+    }
   }
 
   unshift(b: Buffer): void {
-    this.buf = this.buf.length === 0 ? b : Buffer.concat([b, this.buf]);
+    if (b.length === 0) return;
+    this.parts.unshift(b);
+    this.size += b.length;
   }
 
-  /** Up to `max` bytes: buffered ones first, else the next chunk; null at the end. */
+  /** Up to `max` bytes from the first buffered chunk (never copied); null at the end. */
   async slice(max: number): Promise<Buffer | null> {
-    if (this.buf.length === 0 && !(await this.fill(1))) return null;
-    return this.take(Math.min(max, this.buf.length));
+    if (this.size === 0 && !(await this.fill(1))) return null;
+    const head = this.parts[0];
+    const n = Math.min(max, head.length);
+    const out = head.subarray(0, n);
+    this.drop(n);
+    return out;
+  }
+
+  /** Drops zero bytes at the front (padding between gzip members). */
+  skipZeros(): void {
+    while (this.parts.length > 0) {
+      const head = this.parts[0];
+      let i = 0;
+      while (i < head.length && head[i] === 0) i++;
+      this.drop(i);
+      if (i < head.length) return;
+    }
   }
 
   async close(): Promise<void> {
@@ -115,7 +162,7 @@ export async function* decompress(
   try {
     // Chunks can be tiny on S3: gather enough to recognise a magic number.
     await input.fill(8);
-    const head = input.buffered;
+    const head = input.peek(8);
     if (head.length === 0) return;
     if (head[0] === 0x1f && head[1] === 0x8b) {
       yield* gunzip(input, events);
@@ -143,139 +190,149 @@ type Header = 'ok' | 'truncated' | 'not-gzip' | 'unsupported';
 /** Parses and consumes one member header (RFC 1952 section 2.3). */
 async function readHeader(input: Input): Promise<Header> {
   if (!(await input.fill(10))) return 'truncated';
-  const h = input.buffered;
+  const h = input.peek(10);
   if (h[0] !== 0x1f || h[1] !== 0x8b) return 'not-gzip';
   if (h[2] !== 8) return 'unsupported';
   const flags = h[3];
   let n = 10;
   if (flags & 0x04) {
     if (!(await input.fill(n + 2))) return 'truncated';
-    n += 2 + input.buffered.readUInt16LE(n);
-    if (!(await input.fill(n))) return 'truncated';
+    n += 2 + input.peek(n + 2).readUInt16LE(n);
   }
   for (const bit of [0x08, 0x10]) {
     if (!(flags & bit)) continue;
     // A zero-terminated name or comment.
-    for (;;) {
-      const z = input.buffered.indexOf(0, n);
+    for (let window = 256; ; window *= 2) {
+      if (window > MAX_HEADER) return 'unsupported';
+      await input.fill(n + window);
+      const z = input.peek(n + window).indexOf(0, n);
       if (z >= 0) {
         n = z + 1;
         break;
       }
-      if (input.buffered.length - n > MAX_HEADER) return 'unsupported';
-      if (!(await input.fill(input.buffered.length + 1))) return 'truncated';
+      if (input.length < n + window) return 'truncated';
     }
   }
   if (flags & 0x02) n += 2;
   if (!(await input.fill(n))) return 'truncated';
-  input.take(n);
+  input.drop(n);
   return 'ok';
 }
 
 async function* gunzip(input: Input, events: DecompressEvents): AsyncGenerator<Buffer> {
-  for (let member = 0; ; member++) {
-    if (member > 0) {
-      // Between members: zero padding is allowed, and the end of input is the normal end.
-      for (;;) {
-        if (!(await input.fill(1))) return;
-        const b = input.buffered;
-        let i = 0;
-        while (i < b.length && b[i] === 0) i++;
-        input.take(i);
-        if (input.buffered.length > 0) break;
+  // A raw inflater per member: zlib ends its output when a member's deflate data ends
+  // before the input does, so one cannot be reused for the next member.
+  let inflater: Inflater | null = null;
+  try {
+    for (let member = 0; ; member++) {
+      if (member > 0) {
+        // Between members: zero padding is allowed, and the end of input is the normal end.
+        do {
+          if (!(await input.fill(1))) return;
+          input.skipZeros();
+        } while (input.length === 0);
+      }
+      const header = await readHeader(input);
+      if (header === 'truncated') return events.onGzipError('gzip-truncated', 'unexpected end of file');
+      if (header === 'not-gzip') {
+        return events.onGzipError('gzip-corrupt', `bytes after gzip member ${member} are not gzip`);
+      }
+      if (header === 'unsupported') {
+        return events.onGzipError('gzip-corrupt', `gzip member ${member + 1} has an unsupported header`);
+      }
+      inflater?.destroy();
+      inflater = new Inflater();
+      const size = yield* inflater.member(input, events);
+      if (size === null) return;
+      if (!(await input.fill(8))) return events.onGzipError('gzip-truncated', 'unexpected end of file');
+      const isize = input.peek(8).readUInt32LE(4);
+      input.drop(8);
+      if (isize !== size % 2 ** 32) {
+        return events.onGzipError(
+          'gzip-corrupt',
+          `gzip member ${member + 1}: length ${size} but trailer says ${isize}`,
+        );
       }
     }
-    const header = await readHeader(input);
-    if (header === 'truncated') return events.onGzipError('gzip-truncated', 'unexpected end of file');
-    if (header === 'not-gzip')
-      return events.onGzipError('gzip-corrupt', `bytes after gzip member ${member} are not gzip`);
-    if (header === 'unsupported')
-      return events.onGzipError('gzip-corrupt', `gzip member ${member + 1} has an unsupported header`);
-    const size = yield* inflateMember(input, events);
-    if (size === null) return;
-    if (!(await input.fill(8))) return events.onGzipError('gzip-truncated', 'unexpected end of file');
-    const isize = input.take(8).readUInt32LE(4);
-    if (isize !== size % 2 ** 32)
-      return events.onGzipError(
-        'gzip-corrupt',
-        `gzip member ${member + 1}: length ${size} but trailer says ${isize}`,
-      );
+  } finally {
+    inflater?.destroy();
   }
 }
 
-/** Inflates one member's deflate data; returns its decompressed size, or null after reporting a failure. */
-async function* inflateMember(input: Input, events: DecompressEvents): AsyncGenerator<Buffer, number | null> {
-  const inf = zlib.createInflateRaw({ chunkSize: OUT_CHUNK });
-  // Fields of one object, so that TypeScript does not narrow what the listeners change.
-  const st = { failure: null as Error | null, closed: false, wake: null as (() => void) | null };
-  const queue: Buffer[] = [];
-  const signal = (): void => {
-    const w = st.wake;
-    st.wake = null;
+/** zlib's raw inflater, driven one slice at a time with its output taken as it appears. */
+class Inflater {
+  private readonly inf = zlib.createInflateRaw({ chunkSize: OUT_CHUNK });
+  // Mutated by the listeners below.
+  private failure: Error | null = null;
+  private wake: (() => void) | null = null;
+  private readonly queue: Buffer[] = [];
+
+  constructor() {
+    this.inf.on('data', (b: Buffer) => this.queue.push(b));
+    this.inf.on('error', (e: Error) => {
+      this.failure = e;
+      this.signal();
+    });
+    this.inf.on('close', () => this.signal());
+  }
+
+  private signal(): void {
+    const w = this.wake;
+    this.wake = null;
     w?.();
-  };
-  inf.on('data', (b: Buffer) => queue.push(b));
-  inf.on('error', (e: Error) => {
-    st.failure = e;
-    signal();
-  });
-  for (const ev of ['end', 'close']) {
-    inf.on(ev, () => {
-      st.closed = true;
-      signal();
+  }
+
+  /** Resolves once zlib has consumed what it can of `b` (its output is then queued) or failed. */
+  private write(b: Buffer): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.wake = resolve;
+      this.inf.write(b, () => this.signal());
     });
   }
-  // Resolves once zlib has consumed what it can of `b` (its output is then queued) or failed.
-  const write = (b: Buffer): Promise<void> =>
-    new Promise<void>((resolve) => {
-      st.wake = resolve;
-      inf.write(b, () => signal());
-    });
 
-  let size = 0;
-  try {
+  destroy(): void {
+    this.inf.destroy();
+  }
+
+  /** Inflates one member's deflate data; returns its decompressed size, or null after reporting a failure. */
+  async *member(input: Input, events: DecompressEvents): AsyncGenerator<Buffer, number | null> {
+    const queue = this.queue;
+    let size = 0;
     for (;;) {
       const slice = await input.slice(SLICE);
       if (!slice) {
-        // Nothing after this member's data yet: what was queued is still good.
+        // The input ended inside the member: what was queued is still good.
         while (queue.length > 0) yield queue.shift() as Buffer;
         events.onGzipError('gzip-truncated', 'unexpected end of file');
         return null;
       }
-      const before = inf.bytesWritten;
+      const before = this.inf.bytesWritten;
       // zlib inflates this slice on the thread pool while the caller frames and parses
       // the previous slice's output: the two overlap instead of taking turns.
-      const written = write(slice);
+      const written = this.write(slice);
       while (queue.length > 0) {
         const b = queue.shift() as Buffer;
         size += b.length;
         yield b;
       }
       await written;
-      if (st.failure) {
+      if (this.failure) {
         while (queue.length > 0) yield queue.shift() as Buffer;
-        events.onGzipError('gzip-corrupt', st.failure.message);
+        events.onGzipError('gzip-corrupt', this.failure.message);
         return null;
       }
-      const consumed = inf.bytesWritten - before;
+      const consumed = this.inf.bytesWritten - before;
       if (consumed < slice.length) {
         // The deflate stream ended inside this slice: the rest is trailer and what follows.
         input.unshift(slice.subarray(consumed));
         break;
       }
     }
-    await new Promise<void>((resolve) => {
-      if (st.closed) return resolve();
-      st.wake = resolve;
-      inf.end();
-    });
     while (queue.length > 0) {
       const b = queue.shift() as Buffer;
       size += b.length;
       yield b;
     }
     return size;
-  } finally {
-    if (!st.closed) inf.destroy();
   }
 }

@@ -57,6 +57,14 @@ export function irrelevantEvents(text: string, many: boolean): number {
   return 0;
 }
 
+/**
+ * The words test alone, for text that cannot be read structurally yet (a JSON string
+ * still escaped inside its container): an audit event naming none of the words.
+ */
+export function lacksRelevantWords(text: string): boolean {
+  return text.includes('auditID') && !RELEVANT_WORD.test(text);
+}
+
 const QUOTE = 0x22;
 const BSLASH = 0x5c;
 const VERB_KEY = '"verb":"';

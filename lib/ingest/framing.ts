@@ -74,6 +74,21 @@ class NextMatch {
   }
 }
 
+/**
+ * Whether the `}{` at `at` certainly separates two concatenated objects, so the values
+ * need no byte-by-byte scan (Firehose objects are megabytes of them). In valid JSON a
+ * raw `"` always opens or closes a string, and a string is followed by `:`, `,`, `}`,
+ * `]` or space. So `}{"` followed by a letter cannot lie inside a string, and `}{` is
+ * structural only between top-level values. Anything less certain is scanned.
+ */
+function isBoundary(buf: Buffer, at: number): boolean {
+  if (buf[at + 2] !== QUOTE) return false;
+  const k = buf[at + 3];
+  return (
+    k !== undefined && ((k >= 0x61 && k <= 0x7a) || (k >= 0x41 && k <= 0x5a) || k === 0x5f || k === 0x40)
+  );
+}
+
 function isSpace(b: number): boolean {
   return b === SP || b === CR || b === TAB || b === LF;
 }
@@ -191,9 +206,14 @@ export class Framer {
     const isObj = c === LBRACE;
     if (isObj || c === LBRACK) {
       let nl = this.nl.find(buf, p);
-      // `}{` before the end of the line: concatenated values, which only a scan can cut.
+      // `}{` before the end of the line: concatenated values.
       const cb = isObj ? this.braces.find(buf, p) : -1;
       if (cb >= 0 && (nl < 0 || cb < nl)) {
+        if (cb + 1 - p <= this.maxBytes && isBoundary(buf, cb)) {
+          this.sink.json(buf, p, cb + 1, this.line);
+          this.pos = cb + 1;
+          return true;
+        }
         this.beginValue(p);
         return true;
       }

@@ -6,10 +6,11 @@
 import type { AuditEvent } from '../model/audit';
 import type { FormatName, LogRecord } from '../model/record';
 import type { DecompressEvents } from './decompress';
-import { irrelevantEvents, isRelevantAuditEvent, ONE_GKE_ENTRY } from './filter';
+import { irrelevantEvents, isRelevantAuditEvent, lacksRelevantWords, ONE_GKE_ENTRY } from './filter';
 import { Framer, type FrameSink } from './framing';
 import { isAuditShaped, toAuditEvent } from './formats/audit-event';
 import { gkeEntryToAuditObject, isKubernetesEntry } from './formats/gke';
+import { looksLikeCwlPayload, scanCwlPayload, type CwlPayloadScan } from './formats/firehose-cwl';
 import { isObject, str, type JsonObject } from './formats/json';
 import { PartialLines, type Joined } from './formats/partial-lines';
 import { criHead, timestampEnd, type CriHead } from './formats/timestamped-line';
@@ -243,6 +244,13 @@ export class ObjectReader implements FrameSink, DecompressEvents {
     // UTF-8 decode plus String/RegExp searches costs less than five Buffer.indexOf
     // calls per line, each of which crosses into C++; a latin1 view of the whole chunk
     // was slower still, as V8 copies large strings out of Buffers.)
+    if (via === 'top' && looksLikeCwlPayload(buf, start)) {
+      const scan = scanCwlPayload(buf, start, end);
+      if (scan) {
+        this.cloudWatchScanned(buf, scan, line);
+        return;
+      }
+    }
     const text = buf.toString('utf8', start, end);
     const last = this.lastAuditFormat;
     if (this.opts.relevantOnly && last !== null && !this.fluent.active) {
@@ -360,6 +368,31 @@ export class ObjectReader implements FrameSink, DecompressEvents {
       const msg = isObject(le) ? le.message : undefined;
       if (typeof msg === 'string') this.embedded(msg, line, 'cwl', 'corrupt-json');
       else this.skip(line, 'foreign-record', 'CloudWatch log event without a message');
+    }
+  }
+
+  /** A CloudWatch payload whose messages were found in the bytes (see scanCwlPayload). */
+  private cloudWatchScanned(buf: Buffer, scan: CwlPayloadScan, line: number): void {
+    if (scan.kind === 'control') {
+      this.controlSeen++;
+      this.stats.controlMessages++;
+      return;
+    }
+    for (const [from, to] of scan.messages) {
+      // Still escaped: the words survive escaping, so most messages are judged unread.
+      const literal = buf.toString('utf8', from, to);
+      if (this.opts.relevantOnly && lacksRelevantWords(literal)) {
+        this.prefiltered(1, 'eks-firehose-cwl');
+        continue;
+      }
+      let message: string;
+      try {
+        message = JSON.parse(`"${literal}"`) as string;
+      } catch {
+        this.skip(line, 'corrupt-json');
+        continue;
+      }
+      this.embedded(message, line, 'cwl', 'corrupt-json');
     }
   }
 

@@ -1,0 +1,88 @@
+// CloudWatch Logs subscription payloads, as Firehose stores them: each a JSON object
+// `{"messageType":"DATA_MESSAGE",...,"logEvents":[{"id","timestamp","message"},...]}`
+// whose messages are audit events escaped into JSON strings. Parsing a whole payload
+// only to reach its messages doubles the work (and most messages are irrelevant), so
+// this finds the message literals in the bytes and leaves each one for the pre-filter
+// and, if it passes, the parser. Anything unexpected returns null and the payload goes
+// the general way (JSON.parse of the whole object).
+
+const DATA = Buffer.from('{"messageType":"DATA_MESSAGE"');
+const CONTROL = Buffer.from('{"messageType":"CONTROL_MESSAGE"');
+const LOG_EVENTS = Buffer.from('"logEvents":[');
+const EVENT = Buffer.from('{"id":');
+const MESSAGE = Buffer.from('"message":"');
+/** Ends a message that is its event's last key, before the next event. */
+const NEXT_EVENT = Buffer.from('"},{"id":');
+/** Ends the last message, the logEvents array and the payload. */
+const LAST = Buffer.from('"}]}');
+const BSLASH = 0x5c;
+
+export type CwlPayloadScan =
+  | { kind: 'control' }
+  /** [start, end) of each message's string literal, without its quotes (still escaped). */
+  | { kind: 'data'; messages: [number, number][] };
+
+function startsWithAt(buf: Buffer, at: number, word: Buffer): boolean {
+  if (at < 0 || at + word.length > buf.length) return false;
+  for (let i = 0; i < word.length; i++) if (buf[at + i] !== word[i]) return false;
+  return true;
+}
+
+/** True when the quote at `q` closes a string (an even run of backslashes before it). */
+function closes(buf: Buffer, q: number, from: number): boolean {
+  let n = 0;
+  for (let i = q - 1; i >= from && buf[i] === BSLASH; i--) n++;
+  return n % 2 === 0;
+}
+
+/**
+ * `"message":"` within the event starting at `at`: it follows `id` and `timestamp`, a few
+ * dozen bytes on, so a short JS loop beats a call into Buffer.indexOf.
+ */
+function messageKey(buf: Buffer, at: number, end: number): number {
+  const limit = Math.min(end - MESSAGE.length, at + 256);
+  const first = MESSAGE[0];
+  for (let i = at; i <= limit; i++) {
+    if (buf[i] === first && startsWithAt(buf, i, MESSAGE)) return i;
+  }
+  return limit === at + 256 ? buf.subarray(0, end).indexOf(MESSAGE, at) : -1;
+}
+
+/** Cheap test before scanning: does the frame start like a CloudWatch payload? */
+export function looksLikeCwlPayload(buf: Buffer, start: number): boolean {
+  return startsWithAt(buf, start, DATA) || startsWithAt(buf, start, CONTROL);
+}
+
+/**
+ * The message literals of the payload in [start, end), or null unless the bytes are laid
+ * out exactly as CloudWatch writes them: logEvents last, each event `{"id":...}` with
+ * `message` its last key. A raw `"` never occurs inside a string literal, so
+ * `"},{"id":` can only end a message. Everything is checked before anything is
+ * returned, so a caller that falls back to JSON.parse never counts an event twice.
+ */
+export function scanCwlPayload(buf: Buffer, start: number, end: number): CwlPayloadScan | null {
+  if (startsWithAt(buf, start, CONTROL)) return { kind: 'control' };
+  if (!startsWithAt(buf, start, DATA)) return null;
+  const view = buf.subarray(0, end);
+  const events = view.indexOf(LOG_EVENTS, start);
+  if (events < 0) return null;
+  let tail = end;
+  while (tail > events && (buf[tail - 1] === 0x20 || buf[tail - 1] === 0x0a || buf[tail - 1] === 0x0d))
+    tail--;
+  const messages: [number, number][] = [];
+  let at = events + LOG_EVENTS.length;
+  if (startsWithAt(buf, at, Buffer.from(']}')) && at + 2 === tail) return { kind: 'data', messages };
+  for (;;) {
+    if (!startsWithAt(buf, at, EVENT)) return null;
+    const m = messageKey(buf, at, end);
+    if (m < 0) return null;
+    const from = m + MESSAGE.length;
+    const next = view.indexOf(NEXT_EVENT, from);
+    const q = next >= 0 ? next : tail - LAST.length;
+    if (next < 0 && !startsWithAt(buf, q, LAST)) return null;
+    if (q < from || !closes(buf, q, from)) return null;
+    messages.push([from, q]);
+    if (next < 0) return { kind: 'data', messages };
+    at = next + 3;
+  }
+}
