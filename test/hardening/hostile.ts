@@ -3,7 +3,7 @@
 // broker, each mutated by a webhook, each deleted by the operator) that the analysis
 // turns into recreations, so hostile variants of it exercise every stage.
 import { Readable } from 'stream';
-import { createIngestStats, readObject, type IngestOptions, type IngestStats } from '../../lib/ingest';
+import { createIngestStats, ingest, type IngestOptions, type IngestStats } from '../../lib/ingest';
 import { encodeLastApplied, LAST_APPLIED_ANNOTATION } from '../../lib/k8s/last-applied';
 import type { AuditEvent } from '../../lib/model/audit';
 import type { LogRecord } from '../../lib/model/record';
@@ -22,11 +22,17 @@ export interface ReadResult {
   stats: IngestStats;
 }
 
-/** Everything one object yields (never throws by contract: a throw fails the caller's test). */
+/**
+ * Everything one object yields through ingest() (reader and de-duplication), which never
+ * throws by contract: a throw fails the caller's test.
+ */
 export async function readBytes(bytes: Buffer | Uint8Array, opts: IngestOptions = {}, name = 'mem'): Promise<ReadResult> {
   const stats = createIngestStats();
   const records: LogRecord[] = [];
-  for await (const r of readObject(memorySource(name, bytes), stats, opts)) records.push(r);
+  async function* one(): AsyncGenerator<SourceObject> {
+    yield memorySource(name, bytes);
+  }
+  for await (const r of ingest(one(), stats, opts)) records.push(r);
   const ids = records.flatMap((r) => (r.kind === 'audit' ? [r.event.auditID] : []));
   return { records, ids, stats };
 }
