@@ -96,3 +96,27 @@ describe('ingest de-duplicates across files and formats', () => {
     expect(records).toHaveLength(lines.length * 2);
   });
 });
+
+describe("the caller's keep", () => {
+  it('applies after relevance, and what it rejects is counted as excluded', async () => {
+    const fixtures = mixedEvents();
+    const bytes = Buffer.concat([
+      encodeAudit(
+        'audit-jsonl',
+        fixtures.map((f) => f.event),
+      ),
+      encodeOperator('zap-json', operatorLines()),
+    ]);
+    const { records, stats } = await readAll([memoryObject('a', bytes)], {
+      keep: (r) => (r.kind === 'audit' ? r.event.verb !== 'delete' : r.line.level === 'info'),
+    });
+    const relevant = fixtures.filter((f) => f.relevant);
+    const deletes = relevant.filter((f) => f.event.verb === 'delete').length;
+    expect(stats.audit.excluded).toBe(deletes);
+    expect(stats.audit.kept).toBe(relevant.length - deletes);
+    expect(stats.operator.excluded).toBe(operatorLines().filter((l) => l.level !== 'info').length);
+    expect(
+      records.every((r) => (r.kind === 'audit' ? r.event.verb !== 'delete' : r.line.level === 'info')),
+    ).toBe(true);
+  });
+});
