@@ -11,10 +11,12 @@
 import { promises as fs } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { PassThrough, Readable } from 'stream';
 import type { LoopAlert, RecreationAlert } from '../../lib/alerts/types';
 import { defaultAnalysisOptions } from '../../lib/analyze/options';
 import { REDACTED, redactField } from '../../lib/analyze/redact';
 import { encodeFacts } from '../../lib/facts/codec';
+import { main } from '../../lib/cli/main';
 import { createIngestStats, ingest } from '../../lib/ingest';
 import { decodeLastApplied, encodeLastApplied, LAST_APPLIED_ANNOTATION } from '../../lib/k8s/last-applied';
 import type { AuditEvent } from '../../lib/model/audit';
@@ -347,6 +349,20 @@ async function capturing<T>(fn: () => Promise<T>): Promise<{ value: T; output: s
   }
 }
 
+/** Runs the CLI as a user would, capturing everything it writes to stdout and stderr. */
+async function cli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const collect = (): { stream: PassThrough; text: () => string } => {
+    const chunks: Buffer[] = [];
+    const stream = new PassThrough();
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+  };
+  const out = collect();
+  const err = collect();
+  const code = await main(argv, { stdout: out.stream, stderr: err.stream, stdin: Readable.from([]) });
+  return { code, stdout: out.text(), stderr: err.text() };
+}
+
 function alertTexts(doc: FindingsDocument): Record<string, string> {
   const ctx = { window: { from: '2026-11-02T09:00:00Z', to: '2026-11-02T12:00:00Z' }, report: { uri: 's3://reports/r.json' } };
   const out: Record<string, string> = {};
@@ -380,6 +396,13 @@ describeWithCorpus(SCENARIOS, 'secrets planted in the logs never leave the proce
       }
     }
     Object.assign(texts, alertTexts(doc));
+    // The CLI itself, every format: its report on stdout, progress and summary on stderr.
+    for (const format of REPORT_FORMATS) {
+      const run = await cli(['analyze', '--input', tmp, '--format', format, '--no-progress']);
+      if (run.code !== 0) throw new Error(`analyze --format ${format} exited ${run.code}: ${run.stderr}`);
+      texts[`cli ${format} stdout`] = run.stdout;
+      texts[`cli ${format} stderr`] = run.stderr;
+    }
     const facts = await collectFacts(listLocal(tmp), createIngestStats());
     const encoded = encodeFacts({ source: tmp, etag: null, cluster: 'eks', hour: '2026-11-02-10' }, facts);
     out = { doc, texts, facts: encoded };
@@ -428,7 +451,8 @@ describeWithCorpus(SCENARIOS, 'secrets planted in the logs never leave the proce
     const evidence = [loop!.deletedPod.name, LOOP_WEBHOOK, 'system:serviceaccount:kafka:kafka-operator', PLANTED_ENV, REMOVED_ENV];
     const missing: string[] = [];
     for (const [name, text] of Object.entries(out.texts)) {
-      if (name.startsWith('stderr') || name.startsWith('sns') || name.startsWith('slack')) continue;
+      // stderr carries progress and counts only; alerts are checked below.
+      if (name.startsWith('stderr') || name.endsWith('stderr') || name.startsWith('sns') || name.startsWith('slack')) continue;
       for (const e of evidence) if (!text.includes(e)) missing.push(`${name}: ${e}`);
     }
     for (const format of ['json', 'markdown', 'html'] as const) {
