@@ -55,6 +55,9 @@ const OPERATOR_FORMAT: Record<Exclude<Via, 'top'>, FormatName> = {
   'fluent-bit': 'fluent-bit-operator',
 };
 
+/** Wrappers within wrappers (arrays, Fluent Bit, AKS, CloudWatch) unwrapped at most this deep. */
+const MAX_UNWRAP = 8;
+
 const LBRACE = 0x7b;
 const LBRACK = 0x5b;
 const PARTIAL_FLAG = '"_p":"P"';
@@ -111,6 +114,8 @@ export class ObjectReader implements FrameSink, DecompressEvents {
   private omitted = 0;
   /** Set when reading should stop: the object is binary or an unsupported archive. */
   abandoned = false;
+  /** How many wrappers deep value() is (see MAX_UNWRAP). */
+  private depth = 0;
 
   constructor(
     private readonly source: string,
@@ -303,6 +308,22 @@ export class ObjectReader implements FrameSink, DecompressEvents {
   }
 
   private value(v: unknown, line: number, via: Via): void {
+    // Real wrappers nest three or four deep (Firehose, Fluent Bit, a log string). A record
+    // nested thousands deep is hostile: unwrapping it recursively would overflow the
+    // stack and end the object as a read error, losing the records after it.
+    if (this.depth >= MAX_UNWRAP) {
+      this.skip(line, 'foreign-record', `wrapped more than ${MAX_UNWRAP} levels deep`);
+      return;
+    }
+    this.depth++;
+    try {
+      this.unwrap(v, line, via);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private unwrap(v: unknown, line: number, via: Via): void {
     if (Array.isArray(v)) {
       for (const el of v) this.value(el, line, 'array');
       return;

@@ -102,6 +102,24 @@ describe('damaged lines among good ones', () => {
   });
 });
 
+describe('hostile nesting', () => {
+  it.each([
+    ['arrays', `${'['.repeat(100_000)}${good('x')}${']'.repeat(100_000)}`],
+    ['Fluent Bit log objects', `${'{"log":'.repeat(100_000)}${good('x')}${'}'.repeat(100_000)}`],
+    ['AKS properties', `${'{"properties":{"log":'.repeat(50_000)}${good('x')}${'}}'.repeat(50_000)}`],
+  ])('a record wrapped in %s 100 000 deep is skipped, the next lines read', async (_, deep) => {
+    const { records, stats } = await readOne(
+      memoryObject('mem/deep', `${good('a')}\n${deep}\n${good('b')}\n`),
+    );
+    expect(auditOf(records).map((e) => e.objectRef?.name)).toEqual(['a', 'b']);
+    expect(stats.files.errors).toBe(0);
+    expect(stats.skipped).toEqual({ 'foreign-record': 1 });
+    expect(stats.details).toEqual([
+      { source: 'mem/deep', line: 2, reason: 'foreign-record', note: 'wrapped more than 8 levels deep' },
+    ]);
+  });
+});
+
 describe('whole files that are not logs', () => {
   const table: {
     name: string;
