@@ -2,11 +2,13 @@
 // else the mutating webhook whose admission patch set it (patches replayed in (round,
 // index) order on the pod as koperator sent it), else, at Metadata level, the webhooks
 // that reported a mutation. Null where the logs cannot tell.
+import type { Operation } from 'fast-json-patch';
 import { applyJsonPatch } from '../k8s/apply-patch';
 import { jsonPointerToPath } from '../k8s/paths';
 import { listStrategy } from '../k8s/pod-schema';
 import type { PodWriteFact } from '../model/facts';
-import { pathsOverlap, sameFieldValue, valueAtPath } from './field-value';
+import { parseFieldPath, pathsOverlap, sameFieldValue, valueAtPath } from './field-value';
+import { BoundedCache } from './bounded-cache';
 import { applyWrite, isObject } from './states';
 import type { Incarnation } from './timeline';
 
@@ -106,21 +108,111 @@ interface AdmissionStep {
   by: string;
 }
 
-// A create's admission is replayed once, however many fields ask about it.
-const admissionCache = new WeakMap<PodWriteFact, AdmissionStep[]>();
+/** One admission replayed: the pod after each webhook patch, and the answers given so far. */
+interface Admission {
+  steps: AdmissionStep[];
+  /** Answers for paths that cannot see the pod's own identity (see shareableRequest). */
+  authorByPath: Map<string, string | null>;
+  /** Shared by every create with the same pod and patches, identity aside. */
+  shared: boolean;
+}
+
+// Every pod of a restart loop is admitted alike: koperator sends the same desired pod and the
+// webhooks answer with the same patches. Replaying one admission copies the pod once per
+// webhook, so admissions are shared by content (the pod as sent, its identity aside, and the
+// patches): a loop replays once, and what is kept is one admission, not a million.
+const admissionsByContent = new BoundedCache<Admission>(1024, 64 * 2 ** 20);
+const admissionOfCreate = new WeakMap<PodWriteFact, Admission>();
+
+/** Per-pod metadata: differs between otherwise identical creates. */
+const IDENTITY_FIELDS = new Set(['name', 'uid', 'resourceVersion', 'creationTimestamp']);
+
+/** True when a JSON pointer or contract path (as keys) reaches the pod's identity, its metadata or the root. */
+function seesIdentity(keys: string[]): boolean {
+  return keys.length === 0 || (keys[0] === 'metadata' && (keys.length === 1 || IDENTITY_FIELDS.has(keys[1])));
+}
+
+function pointerKeys(pointer: string): string[] {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/**
+ * The request with its identity removed, or null when some webhook patch reads or writes it
+ * (a `test`, `copy` or `move` of the name, a replaced metadata): then the answer may depend on
+ * the identity and the admission is replayed for this create alone.
+ */
+function shareableRequest(create: PodWriteFact, hooks: WebhookPatch[]): unknown {
+  for (const [, , patch] of hooks) {
+    // Patches are unvalidated log data; anything odd is replayed alone, as before.
+    if (!Array.isArray(patch)) return null;
+    for (const op of patch as unknown[]) {
+      if (!isObject(op) || typeof op.path !== 'string' || seesIdentity(pointerKeys(op.path))) return null;
+      if (op.from !== undefined && (typeof op.from !== 'string' || seesIdentity(pointerKeys(op.from))))
+        return null;
+    }
+  }
+  const request = create.request;
+  if (!isObject(request) || !isObject(request.metadata)) return request;
+  const metadata = Object.fromEntries(
+    Object.entries(request.metadata).filter(([k]) => !IDENTITY_FIELDS.has(k)),
+  );
+  return { ...request, metadata };
+}
+
+type WebhookPatch = [configuration: string, webhook: string, patch: Operation[]];
+
+function admissionOf(create: PodWriteFact): Admission {
+  const known = admissionOfCreate.get(create);
+  if (known) return known;
+  const hooks: WebhookPatch[] = (create.webhooks ?? []).flatMap((h) =>
+    h.patch ? [[h.configuration, h.webhook, h.patch] as WebhookPatch] : [],
+  );
+  const request = shareableRequest(create, hooks);
+  const key = request === null ? null : JSON.stringify([request, hooks]);
+  let admission = key === null ? undefined : admissionsByContent.get(key);
+  if (!admission) {
+    admission = { steps: admissionSteps(create), authorByPath: new Map(), shared: key !== null };
+    if (key !== null) admissionsByContent.set(key, admission);
+  }
+  admissionOfCreate.set(create, admission);
+  return admission;
+}
 
 /** The pod as koperator sent it, then after each webhook patch in (round, index) order. */
 function admissionSteps(create: PodWriteFact): AdmissionStep[] {
-  const cached = admissionCache.get(create);
-  if (cached) return cached;
   const steps: AdmissionStep[] = [{ state: create.request, by: '' }];
   for (const h of create.webhooks ?? []) {
     if (!h.patch) continue;
     const r = applyJsonPatch(steps[steps.length - 1].state, h.patch);
     if (r.ok) steps.push({ state: r.value, by: `${h.configuration}/${h.webhook}` });
   }
-  admissionCache.set(create, steps);
   return steps;
+}
+
+/** The last webhook whose patch changed the value at `path`, or null. */
+function admissionAuthor(create: PodWriteFact, path: string): string | null {
+  const admission = admissionOf(create);
+  const keys = parseFieldPath(path);
+  // A shared admission holds another create's identity: paths reaching it are replayed alone.
+  const cacheable = keys !== null && !seesIdentity(keys.map((k) => ('key' in k ? k.key : '')));
+  if (admission.shared && !cacheable) return authorIn(admissionSteps(create), path);
+  const known = admission.authorByPath.get(path);
+  if (known !== undefined) return known;
+  const by = authorIn(admission.steps, path);
+  admission.authorByPath.set(path, by);
+  return by;
+}
+
+function authorIn(steps: AdmissionStep[], path: string): string | null {
+  let by: string | null = null;
+  for (let i = 1; i < steps.length; i++) {
+    if (!sameFieldValue(valueAtPath(steps[i - 1].state, path), valueAtPath(steps[i].state, path)))
+      by = steps[i].by;
+  }
+  return by;
 }
 
 function webhookAuthor(inc: Incarnation, path: string): Attribution {
@@ -129,12 +221,7 @@ function webhookAuthor(inc: Incarnation, path: string): Attribution {
   if (!create || hooks.length === 0) return { by: null, evidence: [] };
   const withPatches = hooks.filter((h) => h.patch);
   if (withPatches.length > 0 && isObject(create.request)) {
-    const steps = admissionSteps(create);
-    let by: string | null = null;
-    for (let i = 1; i < steps.length; i++) {
-      if (!sameFieldValue(valueAtPath(steps[i - 1].state, path), valueAtPath(steps[i].state, path)))
-        by = steps[i].by;
-    }
+    const by = admissionAuthor(create, path);
     return { by, evidence: by ? [create.auditID] : [] };
   }
   // Metadata level: only which webhooks mutated the pod is known, not what they changed.

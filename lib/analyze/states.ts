@@ -6,6 +6,7 @@ import { decodeLastApplied, LAST_APPLIED_ANNOTATION } from '../k8s/last-applied'
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '../k8s/apply-patch';
 import type { KafkaClusterWriteFact, OperatorFact, PodWriteFact } from '../model/facts';
 import { MSG } from '../koperator/log-messages';
+import { BoundedCache } from './bounded-cache';
 import { compareTimes } from './time';
 import { parseMaybeJson, type Incarnation } from './timeline';
 
@@ -21,16 +22,33 @@ export interface PodStates {
 // modified; decoding (base64, inflate, parse) once per body halves that work.
 const lastAppliedCache = new WeakMap<object, Record<string, unknown> | null>();
 
+// Every pod koperator creates for one broker carries the same annotation until its desired
+// pod changes, so in a restart loop thousands of bodies hold one string. Decoding each
+// distinct string once makes those bodies share one decoded object: the memory of one, and
+// an identity later caches (the pod-diff decisions) can key on. Bounded, so a fleet with
+// many distinct specs only loses sharing, never correctness.
+const decodedByAnnotation = new BoundedCache<Record<string, unknown> | null>(4096, 64 * 2 ** 20);
+
+function decodeAnnotation(encoded: string): Record<string, unknown> | null {
+  const known = decodedByAnnotation.get(encoded);
+  if (known !== undefined) return known;
+  const decoded = decodeLastApplied(encoded);
+  const value = decoded.ok ? decoded.value : null;
+  decodedByAnnotation.set(encoded, value);
+  return value;
+}
+
+/**
+ * The pod's decoded last-applied annotation, or null. The object is shared by every body
+ * carrying the same annotation: callers must treat it as read-only (all of them copy first).
+ */
 export function lastAppliedOf(pod: unknown): Record<string, unknown> | null {
   if (!isObject(pod) || !isObject(pod.metadata)) return null;
   const cached = lastAppliedCache.get(pod);
   if (cached !== undefined) return cached;
   const ann = pod.metadata.annotations;
-  let value: Record<string, unknown> | null = null;
-  if (isObject(ann) && typeof ann[LAST_APPLIED_ANNOTATION] === 'string') {
-    const decoded = decodeLastApplied(ann[LAST_APPLIED_ANNOTATION] as string);
-    value = decoded.ok ? decoded.value : null;
-  }
+  const encoded = isObject(ann) ? ann[LAST_APPLIED_ANNOTATION] : undefined;
+  const value = typeof encoded === 'string' ? decodeAnnotation(encoded) : null;
   lastAppliedCache.set(pod, value);
   return value;
 }
