@@ -5,16 +5,8 @@
 import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { buildS3Notification } from './s3-events';
+import type { S3Location } from './s3-source';
 
-export interface S3Location {
-  bucket: string;
-  prefix: string;
-}
-
-export function parseS3Location(uri: string): S3Location | null {
-  const m = /^s3:\/\/([^/]+)\/?(.*)$/.exec(uri);
-  return m && m[1] ? { bucket: m[1], prefix: m[2] ?? '' } : null;
-}
 
 export interface ListedObject {
   bucket: string;

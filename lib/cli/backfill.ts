@@ -1,6 +1,7 @@
 // `koperator-audit backfill s3://bucket/prefix --queue URL`: enqueue every object under a
 // prefix into the ingest queue as S3 ObjectCreated notifications (see lib/aws/backfill.ts).
-import { enqueueObjects, listObjects, parseS3Location, type EnqueueResult } from '../aws/backfill';
+import { enqueueObjects, listObjects, type EnqueueResult } from '../aws/backfill';
+import { parseS3Uri } from '../aws/s3-source';
 import { createAwsClients, type AwsClients } from '../aws/clients';
 
 export interface BackfillOptions {
@@ -19,7 +20,7 @@ export interface BackfillOptions {
 }
 
 export async function runBackfill(opts: BackfillOptions): Promise<EnqueueResult> {
-  const loc = parseS3Location(opts.uri);
+  const loc = parseS3Uri(opts.uri);
   if (!loc) throw new Error(`not an s3:// URI: ${opts.uri}`);
   const clients = createAwsClients();
   const s3 = opts.s3 ?? clients.s3();

@@ -30,6 +30,7 @@ import {
 } from '../aws/local-stack';
 import { defaultLayout, hourStart, normalisePrefix } from '../facts/partition';
 import { parseDurationSeconds } from '../config/duration';
+import { listLocal } from '../sources/local';
 
 export interface LocalPipelineOptions {
   /** Folder (read recursively) or file to upload; default `examples`. */
@@ -64,16 +65,11 @@ export interface LocalPipelineResult {
   slack: unknown[];
 }
 
+/** The files to upload, as the local reader lists them (recursive, sorted). */
 async function filesUnder(p: string): Promise<string[]> {
-  const st = await fs.stat(p);
-  if (st.isFile()) return [p];
   const out: string[] = [];
-  for (const e of await fs.readdir(p, { withFileTypes: true })) {
-    const child = path.join(p, e.name);
-    if (e.isDirectory()) out.push(...(await filesUnder(child)));
-    else if (e.isFile()) out.push(child);
-  }
-  return out.sort();
+  for await (const o of listLocal(p)) out.push(o.name);
+  return out;
 }
 
 const BUCKET = 'koperator-audit-local';
