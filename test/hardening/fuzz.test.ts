@@ -123,9 +123,13 @@ describe('a valid gzip truncated at every 1 KB offset', () => {
 describe('deeply nested JSON (100k levels) between two valid records', () => {
   const N = 100_000;
   it.each([
+    ['arrays', '['.repeat(N) + ']'.repeat(N)],
     ['objects', '{"a":'.repeat(N) + '1' + '}'.repeat(N)],
+    ['Fluent Bit `log` wrappers', '{"log":'.repeat(N) + '1' + '}'.repeat(N)],
+    ['AKS `properties.log` wrappers', '{"properties":{"log":'.repeat(N) + '1' + '}}'.repeat(N)],
     ['arrays inside an EventList', '{"kind":"EventList","items":[' + '['.repeat(N) + ']'.repeat(N) + ']}'],
     ['never closed', '['.repeat(N)],
+    ['a string-embedded document', JSON.stringify({ log: '['.repeat(N) + ']'.repeat(N) })],
   ])('%s: counted as one skip, the records around it read, no file error', async (_label, deep) => {
     const body = jsonLines([deleteEvent('before')]) + deep + '\n' + jsonLines([deleteEvent('after')]);
     const { ids, stats } = await readBytes(Buffer.from(body));
