@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', '.serverless/', '.esbuild/', 'coverage/', 'test/artifacts/', 'bench/results/'] },
+  { ignores: ['node_modules/', 'dist/', '.serverless/', '.esbuild/', 'coverage/', 'test/artifacts/', 'bench/results/', 'bench/data/', 'examples/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

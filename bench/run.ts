@@ -7,6 +7,7 @@
 //   npx tsx bench/run.ts --size 2MB --no-peers --no-zcat --scale 0   # the smoke test's run
 import { mkdirSync, writeFileSync } from 'fs';
 import * as path from 'path';
+import { cpus } from 'os';
 import { ensureBenchFile, parseSize, sizeLabel, type BenchFormat, type GeneratedFile } from './generate';
 import { ratios, type Ratio } from './lib/ratios';
 import { scaleRuns, type ScaleRun } from './lib/scale-run';
@@ -76,7 +77,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
   const scale = await scaleRuns(o.scale, o.log);
   mkdirSync(o.resultsDir, { recursive: true });
   const resultPath = path.join(o.resultsDir, `${startedAt.replace(/[:.]/g, '-')}.json`);
-  const result: BenchResult = { startedAt, node: process.version, cpus: require('os').cpus().length, rssSource: HAS_GNU_TIME ? 'gnu-time' : 'child-reported', skipped, files, scale, resultPath };
+  const result: BenchResult = { startedAt, node: process.version, cpus: cpus().length, rssSource: HAS_GNU_TIME ? 'gnu-time' : 'child-reported', skipped, files, scale, resultPath };
   writeFileSync(resultPath, `${JSON.stringify(result, null, 2)}\n`);
   return result;
 }
