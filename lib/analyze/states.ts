@@ -131,25 +131,41 @@ export function reconstructStates(
   return { original, modified, current, notes };
 }
 
-/** The live pod at the deletion: the newest stored body, then any body-only writes after it. */
+/**
+ * The live pod at the deletion: the newest stored body, then any body-only writes after it.
+ * Patches are applied only once it is known that no later body replaces their result: each
+ * application copies the pod, and in a restart loop the kubelet's status patches are almost
+ * always followed by the delete's own response.
+ */
 export function currentOf(inc: Incarnation): Record<string, unknown> | null {
-  let state: Record<string, unknown> | null = isObject(inc.create?.response) ? inc.create!.response : null;
+  let body: Record<string, unknown> | null = isObject(inc.create?.response) ? inc.create!.response : null;
+  let pending: PodWriteFact[] = [];
   const end = inc.deletion?.facts[0];
   for (const w of inc.writes) {
     if (w === end) {
       if (isObject(w.response)) return w.response;
       // Created before the data and evicted: the kubelet's final delete returns the pod
       // as it stood, which is the nearest body to the eviction the logs hold.
-      return state ?? firstBody(inc.deletion!.facts);
+      return withPatches(body, pending) ?? firstBody(inc.deletion!.facts);
     }
     if (isObject(w.response)) {
-      state = w.response;
+      body = w.response;
+      pending = [];
       continue;
     }
-    if (!state || w.verb !== 'patch' || w.request === undefined) continue;
-    const next = applyWrite(state, w);
-    if (next) state = next;
+    // Before any body there is nothing to patch: such writes are dropped, as a later body replaces them.
+    if (body && w.verb === 'patch' && w.request !== undefined) pending.push(w);
   }
+  return withPatches(body, pending);
+}
+
+/** `body` with the writes applied in order; one the API server would have refused is skipped. */
+function withPatches(
+  body: Record<string, unknown> | null,
+  writes: PodWriteFact[],
+): Record<string, unknown> | null {
+  let state = body;
+  for (const w of writes) state = applyWrite(state, w) ?? state;
   return state;
 }
 
