@@ -1,7 +1,7 @@
 // `koperator-audit explain-pod FILE|-`: the first command an SRE runs in an incident.
 import { promises as fs } from 'fs';
-import * as yaml from 'js-yaml';
 import { parseArgs } from 'util';
+import { loadYamlBounded } from '../config/safe-yaml';
 import { explainPod, renderExplanation } from '../explain/explain-pod';
 import { UsageError, type CliIo } from './io';
 
@@ -51,7 +51,7 @@ async function readPod(file: string, io: CliIo): Promise<Record<string, unknown>
   const text = file === '-' ? await readAll(io.stdin) : await fs.readFile(file, 'utf8');
   let doc: unknown;
   try {
-    doc = yaml.load(text);
+    doc = loadYamlBounded(text);
   } catch (e) {
     throw new UsageError(`${file}: not YAML or JSON (${(e as Error).message.split('\n')[0]})`);
   }

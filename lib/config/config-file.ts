@@ -1,7 +1,7 @@
 // The YAML config file (--config): settings a team keeps rather than types each time.
 // Unknown keys are an error that names the key, so a typo never silently does nothing.
-import * as yaml from 'js-yaml';
 import { parseDurationSeconds } from './duration';
+import { loadYamlBounded } from './safe-yaml';
 
 export interface ClusterPrefix {
   prefix: string;
@@ -36,7 +36,7 @@ const KEYS = [
 export function parseConfigFile(text: string, source = 'config'): FileConfig {
   let doc: unknown;
   try {
-    doc = yaml.load(text);
+    doc = loadYamlBounded(text, 100_000);
   } catch (e) {
     throw new ConfigError(`${source}: not valid YAML (${(e as Error).message.split('\n')[0]})`);
   }

@@ -6,6 +6,7 @@ import { decodeLastApplied, LAST_APPLIED_ANNOTATION } from '../k8s/last-applied'
 import type { FieldDiff } from '../koperator/pod-diff';
 import { intentDecision, threeWayDecision } from '../koperator/pod-diff';
 import { detectWebhookMarkers, type MarkerHit } from './webhook-markers';
+import { redactField } from '../analyze/redact';
 
 export interface PodExplanation {
   pod: {
@@ -60,8 +61,8 @@ export function explainPod(live: Record<string, unknown>, desired?: Record<strin
   }
   const original = decoded.value;
   const modified = desired ? (desiredOriginal(desired) ?? desired) : original;
-  const three = threeWayDecision(original, modified, live);
-  const intent = intentDecision(original, modified);
+  const three = redacted(threeWayDecision(original, modified, live));
+  const intent = redacted(intentDecision(original, modified));
   const verdict = three.changed
     ? intent.changed
       ? 'the desired pod differs from what koperator last applied: both operators restart this broker once'
@@ -78,6 +79,11 @@ export function explainPod(live: Record<string, unknown>, desired?: Record<strin
     mutators,
     verdict,
   };
+}
+
+/** The explanation is printed and pasted into tickets: env values only for allowlisted names. */
+function redacted<T extends { fields: FieldDiff[] }>(d: T): T {
+  return { ...d, fields: d.fields.map((f) => ({ path: f.path, ...redactField(f.path, f.from, f.to) })) };
 }
 
 /** A desired pod may be given as koperator would stamp it (with its own last-applied) or plain. */

@@ -108,3 +108,49 @@ describe('koperator-audit explain-pod', () => {
     expect(r.err).toMatch(/not a Pod/);
   });
 });
+
+describe('explain-pod on hostile input', () => {
+  it('refuses a YAML alias bomb instead of hanging', async () => {
+    const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]']
+      .concat(
+        'bcdefghij'.split('').map(
+          (c, i) =>
+            `${c}: &${c} [${Array(9)
+              .fill('*' + 'abcdefghij'[i])
+              .join(',')}]`,
+        ),
+      )
+      .concat(['kind: Pod', 'spec: *j'])
+      .join('\n');
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    let err = '';
+    stderr.on('data', (d) => (err += d));
+    const started = Date.now();
+    const code = await main(['explain-pod', '-'], { stdout, stderr, stdin: Readable.from([bomb]) });
+    expect(code).toBe(2);
+    expect(err).toMatch(/expands to more than/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('shows env values only for allowlisted names', () => {
+    const live = podOf('clean') as {
+      spec: { containers: Array<{ name: string; env?: Array<{ name: string; value?: string }> }> };
+    };
+    const kafka = live.spec.containers.find((c) => c.name === 'kafka')!;
+    kafka.env = [
+      ...(kafka.env ?? []).filter((e) => e.name !== 'KAFKA_HEAP_OPTS'),
+      { name: 'KAFKA_HEAP_OPTS', value: '-Xmx1G' },
+    ];
+    const e = explainPod(live as unknown as Record<string, unknown>);
+    const heap = e.wouldRevert.find((f) => f.path.endsWith('env[name=KAFKA_HEAP_OPTS].value'));
+    expect(heap?.to).toBe('-Xmx1G');
+    const secretLive = podOf('clean') as typeof live;
+    secretLive.spec.containers
+      .find((c) => c.name === 'kafka')!
+      .env!.push({ name: 'DB_PASSWORD', value: 'hunter2' });
+    expect(JSON.stringify(explainPod(secretLive as unknown as Record<string, unknown>))).not.toContain(
+      'hunter2',
+    );
+  });
+});
