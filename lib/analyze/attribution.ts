@@ -8,7 +8,7 @@ import { jsonPointerToPath } from '../k8s/paths';
 import { listStrategy } from '../k8s/pod-schema';
 import type { PodWriteFact } from '../model/facts';
 import { parseFieldPath, pathsOverlap, sameFieldValue, valueAtPath } from './field-value';
-import { BoundedCache } from './bounded-cache';
+import { BoundedCache } from '../k8s/bounded-cache';
 import { applyWrite, isObject } from './states';
 import type { Incarnation } from './timeline';
 

@@ -6,7 +6,7 @@ import { decodeLastApplied, LAST_APPLIED_ANNOTATION } from '../k8s/last-applied'
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '../k8s/apply-patch';
 import type { KafkaClusterWriteFact, OperatorFact, PodWriteFact } from '../model/facts';
 import { MSG } from '../koperator/log-messages';
-import { BoundedCache } from './bounded-cache';
+import { BoundedCache } from '../k8s/bounded-cache';
 import { compareTimes } from './time';
 import { parseMaybeJson, type Incarnation } from './timeline';
 

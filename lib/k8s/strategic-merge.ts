@@ -12,7 +12,15 @@
 // Malformed lists (a merge-list element without its key, mixed element types) throw
 // StrategicMergeError where apimachinery returns an error.
 
-import { deepEqual, goKind, isObject, scalarString, sortKeysDeep, type JsonObject } from './json-value';
+import {
+  cloneJson,
+  deepEqual,
+  goKind,
+  isObject,
+  scalarString,
+  sortKeysDeep,
+  type JsonObject,
+} from './json-value';
 import { hasRetainKeys, isQuantityPath, listStrategy } from './pod-schema';
 import { quantitiesEqual } from './quantity';
 import {
@@ -76,6 +84,24 @@ export function createThreeWayMergePatch(original: unknown, modified: unknown, c
   // Combining the two is a merge of one patch into the other: parallel lists and nulls are
   // carried over rather than executed.
   return sortKeysDeep(strategicMerge(deletions, delta, COMBINE)) as Patch;
+}
+
+/**
+ * True when the two-way patch from a document holding `value` at `key` (under the map at
+ * `parentPath`) to a deep copy of it (as strategicMerge makes) says nothing about it and
+ * raises no error. Not always so: an unsorted primitive merge list still gets a
+ * $setElementOrder, a malformed merge list throws, and a `__proto__` key does not survive
+ * the copy.
+ */
+export function selfPatchIsEmpty(parentPath: string[], key: string, value: unknown): boolean {
+  if (key === '__proto__') return false;
+  if (!key.startsWith('$') && (value === null || typeof value !== 'object')) return true;
+  try {
+    const patch = diffMaps({ [key]: value }, { [key]: cloneJson(value) }, parentPath, TWO_WAY);
+    return Object.keys(patch).length === 0;
+  } catch {
+    return false;
+  }
 }
 
 export function isEmptyPatch(p: Patch): boolean {

@@ -7,10 +7,14 @@
 //   - intentDecision: the fix (podSpecIntentChanged): a two-way patch from last-applied to
 //     desired, with the same $setElementOrder re-check; the live pod is never consulted.
 // Both strip the last-applied annotation and objectmatcher's nulls/empty strings first.
+// Both are memoised (see below): inputs must not be mutated after a call, and the decisions
+// returned are shared, so they must not be mutated either.
 
 import { diffFields } from '../k8s/field-diff';
-import { isObject, type JsonObject } from '../k8s/json-value';
+import { BoundedCache } from '../k8s/bounded-cache';
+import { getIn, isObject, type JsonObject } from '../k8s/json-value';
 import { LAST_APPLIED_ANNOTATION } from '../k8s/last-applied';
+import { directiveFree, liveKey } from '../k8s/live-pod-key';
 import { stripNulls } from '../k8s/normalize';
 import { APPLY, strategicMerge } from '../k8s/smp-merge';
 import {
@@ -70,12 +74,29 @@ function recheck(base: unknown, patch: Patch): { patch: Patch; patched: unknown 
   return { patch: createTwoWayMergePatch(base, patched), patched };
 }
 
-export function threeWayDecision(original: unknown, modified: unknown, current: unknown): DiffDecision {
+/** The three states as the diff sees them: toleration-merged, annotation and nulls stripped. */
+interface ThreeWayInputs {
+  o: unknown;
+  m: unknown;
+  c: unknown;
+  /** The merged tolerations when the desired pod declares any (then `m` depends on the live pod). */
+  tolerations: unknown[] | null;
+}
+
+function threeWayInputs(original: unknown, modified: unknown, current: unknown): ThreeWayInputs {
+  const desired = mergeTolerations(modified, current);
+  const m = desired === modified ? preparedOnce(modified) : prepare(desired);
+  const merged = desired === modified ? null : getIn(m, ['spec', 'tolerations']);
+  return {
+    o: preparedOnce(original),
+    m,
+    c: prepare(current),
+    tolerations: Array.isArray(merged) ? merged : null,
+  };
+}
+
+function decideThreeWay({ o, m, c }: ThreeWayInputs): DiffDecision {
   try {
-    const desired = mergeTolerations(modified, current);
-    const o = prepare(original);
-    const m = prepare(desired);
-    const c = prepare(current);
     const raw = createThreeWayMergePatch(o, m, c);
     if (isEmptyPatch(raw)) return unchanged(raw);
     const { patch, patched } = recheck(c, raw);
@@ -88,10 +109,55 @@ export function threeWayDecision(original: unknown, modified: unknown, current: 
   }
 }
 
-export function intentDecision(original: unknown, modified: unknown): DiffDecision {
+// Decisions by (last-applied, desired, what of the live pod the diff can see): in a restart
+// loop the first two are the same shared objects for every pod (states.ts decodes each
+// annotation once) and the live pods differ only in what the diff cannot see (live-pod-key.ts),
+// so each loop is decided once. Decisions are shared between recreations: read-only.
+const threeWayDecisions = new BoundedCache<DiffDecision>(4096, 64 * 2 ** 20);
+
+function threeWayMemoKey(original: unknown, modified: unknown, inputs: ThreeWayInputs): string | null {
+  if (!isObject(original) || !isObject(modified)) return null;
+  const { o, m, c, tolerations } = inputs;
+  const modifiedBase = preparedOnce(modified);
+  if (!directiveFree(o) || !directiveFree(modifiedBase)) return null;
+  if (tolerations !== null && !tolerations.every(directiveFree)) return null;
+  const live = liveKey(o, m, c);
+  if (live === null) return null;
+  const merged = tolerations === null ? '' : JSON.stringify(tolerations);
+  return `${objectId(original)}\u0000${objectId(modified)}\u0000${merged}\u0000${live}`;
+}
+
+export function threeWayDecision(original: unknown, modified: unknown, current: unknown): DiffDecision {
+  let inputs: ThreeWayInputs;
   try {
-    const o = prepare(original);
-    const m = prepare(modified);
+    inputs = threeWayInputs(original, modified, current);
+  } catch (e) {
+    return failed(e);
+  }
+  const key = threeWayMemoKey(original, modified, inputs);
+  const known = key === null ? undefined : threeWayDecisions.get(key);
+  if (known) return known;
+  const decision = decideThreeWay(inputs);
+  if (key !== null) threeWayDecisions.set(key, decision);
+  return decision;
+}
+
+// The intent diff reads only last-applied and desired: shared objects in a loop.
+const intentDecisions = new WeakMap<object, WeakMap<object, DiffDecision>>();
+
+export function intentDecision(original: unknown, modified: unknown): DiffDecision {
+  if (!isObject(original) || !isObject(modified)) return decideIntent(original, modified);
+  let byModified = intentDecisions.get(original);
+  if (!byModified) intentDecisions.set(original, (byModified = new WeakMap()));
+  let decision = byModified.get(modified);
+  if (!decision) byModified.set(modified, (decision = decideIntent(original, modified)));
+  return decision;
+}
+
+function decideIntent(original: unknown, modified: unknown): DiffDecision {
+  try {
+    const o = preparedOnce(original);
+    const m = preparedOnce(modified);
     const raw = createTwoWayMergePatch(o, m);
     if (isEmptyPatch(raw)) return unchanged(raw);
     const { patch, patched } = recheck(o, raw);
@@ -101,4 +167,24 @@ export function intentDecision(original: unknown, modified: unknown): DiffDecisi
   } catch (e) {
     return failed(e);
   }
+}
+
+// Last-applied and desired pods are shared objects (states.ts), so each is stripped once.
+const preparedByPod = new WeakMap<object, unknown>();
+
+function preparedOnce(pod: unknown): unknown {
+  if (!isObject(pod)) return prepare(pod);
+  let prepared = preparedByPod.get(pod);
+  if (prepared === undefined) preparedByPod.set(pod, (prepared = prepare(pod)));
+  return prepared;
+}
+
+// Small numbers standing for shared objects in memo keys.
+const objectIds = new WeakMap<object, number>();
+let nextObjectId = 0;
+
+function objectId(o: object): number {
+  let id = objectIds.get(o);
+  if (id === undefined) objectIds.set(o, (id = nextObjectId++));
+  return id;
 }

@@ -1,7 +1,7 @@
 // The caches that let a restart loop's pods share work must never let one pod's answer leak
 // into another's: what is shared is keyed by everything the answer depends on.
 import { attributeField } from '../../lib/analyze/attribution';
-import { BoundedCache } from '../../lib/analyze/bounded-cache';
+import { BoundedCache } from '../../lib/k8s/bounded-cache';
 import { lastAppliedOf } from '../../lib/analyze/states';
 import type { Incarnation } from '../../lib/analyze/timeline';
 import { encodeLastApplied, LAST_APPLIED_ANNOTATION } from '../../lib/k8s/last-applied';
