@@ -22,6 +22,13 @@ import * as zlib from 'zlib';
 const SLICE = 128 * 1024;
 /** Output chunk size: few, large chunks keep the framer's per-chunk work small. */
 const OUT_CHUNK = 1024 * 1024;
+/**
+ * A member whose deflate data ends within its first SLICE bytes is inflated in one
+ * synchronous call, when its output stays under this size (see inflateSmallMember).
+ */
+const SMALL_OUT = 4 * 1024 * 1024;
+/** Output buffer of that call: one allocation holds a typical Firehose member (~65 KiB). */
+const SMALL_CHUNK = 256 * 1024;
 /** A header's optional name, comment or extra field longer than this is not a real header. */
 const MAX_HEADER = 64 * 1024;
 
@@ -241,9 +248,16 @@ async function* gunzip(input: Input, events: DecompressEvents): AsyncGenerator<B
       if (header === 'unsupported') {
         return events.onGzipError('gzip-corrupt', `gzip member ${member + 1} has an unsupported header`);
       }
-      inflater?.destroy();
-      inflater = new Inflater();
-      const size = yield* inflater.member(input, events);
+      let size: number | null;
+      const small = await inflateSmallMember(input);
+      if (small) {
+        if (small.length > 0) yield small;
+        size = small.length;
+      } else {
+        inflater?.destroy();
+        inflater = new Inflater();
+        size = yield* inflater.member(input, events);
+      }
       if (size === null) return;
       if (!(await input.fill(8))) return events.onGzipError('gzip-truncated', 'unexpected end of file');
       const isize = input.peek(8).readUInt32LE(4);
@@ -258,6 +272,45 @@ async function* gunzip(input: Input, events: DecompressEvents): AsyncGenerator<B
   } finally {
     inflater?.destroy();
   }
+}
+
+/**
+ * The whole output of the member whose deflate data starts the input, when that data
+ * ends within the first SLICE bytes and inflates cleanly to at most SMALL_OUT bytes;
+ * its bytes are then consumed. Otherwise null and nothing is consumed: the member is
+ * streamed, which also reports any damage exactly as before.
+ *
+ * Firehose writes one small member per CloudWatch payload (~8 KiB in, ~65 KiB out).
+ * Streaming each through its own zlib stream cost more than the inflate itself (a
+ * stream, a 1 MiB output buffer and several thread-pool round trips per member):
+ * decompressing the 100 MB Firehose benchmark file took 355-670 ms this way, against
+ * 190 ms for one synchronous call per member.
+ */
+async function inflateSmallMember(input: Input): Promise<Buffer | null> {
+  await input.fill(SLICE);
+  const data = input.peek(SLICE);
+  let engine: zlib.InflateRaw;
+  let out: Buffer;
+  try {
+    // With info, the call also returns its engine, whose bytesWritten is the input consumed.
+    const r = zlib.inflateRawSync(data, {
+      info: true,
+      chunkSize: SMALL_CHUNK,
+      maxOutputLength: SMALL_OUT,
+      // A member longer than `data` must not fail as "unexpected end of file".
+      finishFlush: zlib.constants.Z_SYNC_FLUSH,
+    }) as unknown as { buffer: Buffer; engine: zlib.InflateRaw };
+    engine = r.engine;
+    out = r.buffer;
+  } catch {
+    return null;
+  }
+  // zlib stops consuming where the deflate data ends; having taken everything, it may
+  // still want more (or the member ends exactly here): streaming decides.
+  const consumed = engine.bytesWritten;
+  if (consumed >= data.length) return null;
+  input.drop(consumed);
+  return out;
 }
 
 /** zlib's raw inflater, driven one slice at a time with its output taken as it appears. */

@@ -1,6 +1,7 @@
 // Compression is recognised from the bytes: gzip (one member or many), plain, and
 // archives we do not open. Damaged gzip yields everything before the damage and one error.
 import * as zlib from 'zlib';
+import { gzipSync } from 'zlib';
 import { encodeAudit, gzipMembers } from '../../lib/sim/encode';
 import { auditOf, memoryObject, mixedEvents, readOne } from './fixtures';
 
@@ -15,6 +16,29 @@ describe('gzip', () => {
     expect(auditOf(records)).toEqual(events);
     expect(stats.files.errors).toBe(0);
     expect(stats.bytes.decompressed).toBe(Buffer.byteLength(text));
+  });
+
+  // Small members are inflated in one call, the rest streamed: both kinds, side by side.
+  it('a member inflating past the one-call limit is streamed, between small ones', async () => {
+    const lines = text.split('\n').filter((l) => l.length > 0);
+    // ~6 MiB of repeated lines compress to well under the 128 KiB a call may read.
+    const big = Array.from({ length: Math.ceil((6 * 2 ** 20) / text.length) }, () => text).join('');
+    const bytes = Buffer.concat([gzipMembers(text, 4), gzipSync(big), gzipMembers(text, 4)]);
+    const { records, stats } = await readOne(memoryObject('mem/mixed.gz', bytes, 4096), {
+      relevantOnly: false,
+    });
+    const copies = big.split('\n').length - 1;
+    expect(records).toHaveLength(2 * lines.length + copies);
+    expect(stats.files.errors).toBe(0);
+    expect(stats.bytes.decompressed).toBe(2 * Buffer.byteLength(text) + Buffer.byteLength(big));
+  });
+
+  it('accepts zero padding between members and after the last', async () => {
+    const zeros = Buffer.alloc(37);
+    const padded = Buffer.concat([gzipMembers(text, 2), zeros, gzipMembers(text, 3), zeros]);
+    const { records, stats } = await readOne(memoryObject('mem/pad.gz', padded), { relevantOnly: false });
+    expect(records).toHaveLength(2 * events.length);
+    expect(stats.files.errors).toBe(0);
   });
 
   it('accepts zero padding after the last member', async () => {
