@@ -9,6 +9,7 @@ import { listStrategy } from '../k8s/pod-schema';
 import type { PodWriteFact } from '../model/facts';
 import { parseFieldPath, pathsOverlap, sameFieldValue, valueAtPath } from './field-value';
 import { BoundedCache } from '../k8s/bounded-cache';
+import { contentKey, membersKey } from '../k8s/content-id';
 import { applyWrite, isObject } from './states';
 import type { Incarnation } from './timeline';
 
@@ -111,7 +112,7 @@ interface AdmissionStep {
 /** One admission replayed: the pod after each webhook patch, and the answers given so far. */
 interface Admission {
   steps: AdmissionStep[];
-  /** Answers for paths that cannot see the pod's own identity (see shareableRequest). */
+  /** Answers for paths that cannot see the pod's own identity (see shareableRequestKey). */
   authorByPath: Map<string, string | null>;
   /** Shared by every create with the same pod and patches, identity aside. */
   shared: boolean;
@@ -140,26 +141,36 @@ function pointerKeys(pointer: string): string[] {
 }
 
 /**
- * The request with its identity removed, or null when some webhook patch reads or writes it
- * (a `test`, `copy` or `move` of the name, a replaced metadata): then the answer may depend on
- * the identity and the admission is replayed for this create alone.
+ * A key for the request with its identity left out, or null when some webhook patch reads or
+ * writes that identity (a `test`, `copy` or `move` of the name, a replaced metadata): then the
+ * answer may depend on it and the admission is replayed for this create alone.
  */
-function shareableRequest(create: PodWriteFact, hooks: WebhookPatch[]): unknown {
-  for (const [, , patch] of hooks) {
-    // Patches are unvalidated log data; anything odd is replayed alone, as before.
-    if (!Array.isArray(patch)) return null;
-    for (const op of patch as unknown[]) {
-      if (!isObject(op) || typeof op.path !== 'string' || seesIdentity(pointerKeys(op.path))) return null;
-      if (op.from !== undefined && (typeof op.from !== 'string' || seesIdentity(pointerKeys(op.from))))
-        return null;
-    }
-  }
+function shareableRequestKey(create: PodWriteFact, hooks: WebhookPatch[]): string | null {
+  for (const [, , patch] of hooks) if (!patchSparesIdentity(patch)) return null;
   const request = create.request;
-  if (!isObject(request) || !isObject(request.metadata)) return request;
-  const metadata = Object.fromEntries(
-    Object.entries(request.metadata).filter(([k]) => !IDENTITY_FIELDS.has(k)),
-  );
-  return { ...request, metadata };
+  if (!isObject(request) || !isObject(request.metadata)) return contentKey(request);
+  const { metadata, ...rest } = request;
+  return `${membersKey(rest)}${membersKey(metadata, IDENTITY_FIELDS)}`;
+}
+
+// Patches are shared objects in a loop (interned by the projection): each is checked once.
+const sparesIdentity = new WeakMap<object, boolean>();
+
+function patchSparesIdentity(patch: unknown): boolean {
+  // Patches are unvalidated log data; anything odd is replayed alone, as before.
+  if (!Array.isArray(patch)) return false;
+  let spares = sparesIdentity.get(patch);
+  if (spares === undefined) {
+    spares = (patch as unknown[]).every(
+      (op) =>
+        isObject(op) &&
+        typeof op.path === 'string' &&
+        !seesIdentity(pointerKeys(op.path)) &&
+        (op.from === undefined || (typeof op.from === 'string' && !seesIdentity(pointerKeys(op.from)))),
+    );
+    sparesIdentity.set(patch, spares);
+  }
+  return spares;
 }
 
 type WebhookPatch = [configuration: string, webhook: string, patch: Operation[]];
@@ -170,8 +181,11 @@ function admissionOf(create: PodWriteFact): Admission {
   const hooks: WebhookPatch[] = (create.webhooks ?? []).flatMap((h) =>
     h.patch ? [[h.configuration, h.webhook, h.patch] as WebhookPatch] : [],
   );
-  const request = shareableRequest(create, hooks);
-  const key = request === null ? null : JSON.stringify([request, hooks]);
+  const request = shareableRequestKey(create, hooks);
+  const key =
+    request === null
+      ? null
+      : `${request}${hooks.map(([c, w, p]) => `${JSON.stringify([c, w])}${contentKey(p)}`).join('')}`;
   let admission = key === null ? undefined : admissionsByContent.get(key);
   if (!admission) {
     admission = { steps: admissionSteps(create), authorByPath: new Map(), shared: key !== null };

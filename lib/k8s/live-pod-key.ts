@@ -18,29 +18,29 @@
 // A value under a key that the patch can replace whole (the key is in `original` only, or
 // `modified` has no map there) is kept whole in the key, since a field diff reports all of it.
 
+import { contentKey } from './content-id';
 import { hasOwn } from './smp-directives';
 import { isObject, type JsonObject } from './json-value';
 import { selfPatchIsEmpty } from './strategic-merge';
 
 /**
- * The JSON of `current` without the parts neither `original` nor `modified` names, or null
+ * A key for `current` without the parts neither `original` nor `modified` names, or null
  * when a left-out part could still matter (see above) or an input is not a pod-like object.
  * The caller checks that `original` and `modified` are `directiveFree` (it can cache that).
  */
 export function liveKey(original: unknown, modified: unknown, current: unknown): string | null {
   if (!isObject(original) || !isObject(modified) || !isObject(current)) return null;
-  const kept = keptOf(current, original, modified, []);
-  return kept === null ? null : JSON.stringify(kept);
+  return keptOf(current, original, modified, []);
 }
 
+/** The key of what is kept of `current`: recursed maps spelled out, whole values by content. */
 function keptOf(
   current: JsonObject,
   original: JsonObject | undefined,
   modified: JsonObject,
   path: string[],
-): JsonObject | null {
-  // No prototype: a `__proto__` key is then an ordinary member and reaches the JSON.
-  const kept = Object.create(null) as JsonObject;
+): string | null {
+  let out = '{';
   for (const k of Object.keys(current)) {
     const v = current[k];
     const inOriginal = original !== undefined && hasOwn(original, k);
@@ -50,16 +50,17 @@ function keptOf(
       continue;
     }
     const m = inModified ? modified[k] : undefined;
+    let part: string | null;
     if (isObject(m) && isObject(v)) {
       const o = inOriginal && isObject(original[k]) ? (original[k] as JsonObject) : undefined;
-      const sub = keptOf(v, o, m, [...path, k]);
-      if (sub === null) return null;
-      kept[k] = sub;
+      part = keptOf(v, o, m, [...path, k]);
+      if (part === null) return null;
     } else {
-      kept[k] = v;
+      part = contentKey(v);
     }
+    out += `${JSON.stringify(k)}:${part},`;
   }
-  return kept;
+  return `${out}}`;
 }
 
 const directiveFreeCache = new WeakMap<object, boolean>();

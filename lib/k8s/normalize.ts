@@ -16,15 +16,46 @@ export function stripNulls(obj: unknown): unknown {
   return obj;
 }
 
+// A part that is already clean is reused rather than copied: the pods of a restart loop share
+// their spec objects, so this keeps them shared (and content-id.ts keys them by identity).
+// Outputs may therefore alias inputs; neither is ever mutated. Bounded, recent objects only.
+const MAX_KNOWN = 65_536;
+const knownClean = new Map<object, boolean>();
+
+/** True when cleaning `v` (as a member or list element) would return an equal value. */
+function isClean(v: JsonObject | unknown[]): boolean {
+  let clean = knownClean.get(v);
+  if (clean === undefined) {
+    clean = Array.isArray(v) ? v.every(isCleanElement) : Object.values(v).every(isCleanMember);
+    if (knownClean.size >= MAX_KNOWN) knownClean.clear();
+    knownClean.set(v, clean);
+  }
+  return clean;
+}
+
+function isCleanMember(v: unknown): boolean {
+  if (v === null || v === undefined || v === '') return false;
+  return Array.isArray(v) || isObject(v) ? isClean(v) : true;
+}
+
+function isCleanElement(v: unknown): boolean {
+  if (v === undefined) return false;
+  return Array.isArray(v) || isObject(v) ? isClean(v) : true;
+}
+
 function cleanObject(o: JsonObject): JsonObject {
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(o)) {
     if (v === null || v === undefined || v === '') continue;
     if (Array.isArray(v)) {
-      out[k] = cleanList(v);
+      out[k] = isClean(v) ? v : cleanList(v);
     } else if (isObject(v)) {
       if (Object.keys(v).length === 0) {
         out[k] = {};
+        continue;
+      }
+      if (isClean(v)) {
+        out[k] = v;
         continue;
       }
       const cleaned = cleanObject(v);
@@ -39,8 +70,8 @@ function cleanObject(o: JsonObject): JsonObject {
 function cleanList(l: unknown[]): unknown[] {
   return l.map((v) => {
     if (v === undefined) return null;
-    if (Array.isArray(v)) return cleanList(v);
-    if (isObject(v)) return cleanObject(v);
+    if (Array.isArray(v)) return isClean(v) ? v : cleanList(v);
+    if (isObject(v)) return isClean(v) ? v : cleanObject(v);
     return v;
   });
 }
