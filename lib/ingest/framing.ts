@@ -82,8 +82,13 @@ class NextMatch {
  * structural only between top-level values. Anything less certain is scanned.
  */
 function isBoundary(buf: Buffer, at: number): boolean {
-  if (buf[at + 2] !== QUOTE) return false;
-  const k = buf[at + 3];
+  return opensWithKey(buf, at + 1);
+}
+
+/** `{"` and a letter (or `_`, `@`) at `at`: an object whose first key starts there. */
+function opensWithKey(buf: Buffer, at: number): boolean {
+  if (buf[at] !== LBRACE || buf[at + 1] !== QUOTE) return false;
+  const k = buf[at + 2];
   return (
     k !== undefined && ((k >= 0x61 && k <= 0x7a) || (k >= 0x41 && k <= 0x5a) || k === 0x5f || k === 0x40)
   );
@@ -120,6 +125,13 @@ export class Framer {
 
   push(chunk: Buffer): void {
     if (chunk.length === 0) return;
+    if (this.mode === Mode.Between && this.endsValueBeforeChunk(chunk)) {
+      // Concatenated values cut exactly between two of them (Firehose: every gzip member
+      // holds one payload, so every chunk ends one): the carried value is complete, and
+      // is framed where it lies instead of being copied in front of the new chunk.
+      this.sink.json(this.buf, this.pos, this.buf.length, this.line);
+      this.pos = this.buf.length;
+    }
     if (this.mode === Mode.Between && this.pos < this.buf.length) {
       // The chunk boundary cut a line: join only that line to what was carried over,
       // rather than copying the whole new chunk behind it.
@@ -132,6 +144,26 @@ export class Framer {
       }
     }
     this.append(chunk);
+  }
+
+  /**
+   * Whether the carried bytes are one whole value, proved by the junction with `chunk`
+   * being a `}{` boundary (see isBoundary). Between records, bytes are only carried
+   * when they open a value that has neither a newline nor a `}{` yet, so joining them
+   * would frame exactly these bytes at that junction.
+   */
+  private endsValueBeforeChunk(chunk: Buffer): boolean {
+    const buf = this.buf;
+    const p = this.pos;
+    const len = buf.length;
+    return (
+      p < len &&
+      !this.first &&
+      buf[p] === LBRACE &&
+      buf[len - 1] === RBRACE &&
+      len - p <= this.maxBytes &&
+      opensWithKey(chunk, 0)
+    );
   }
 
   /** Continues the unconsumed bytes with `chunk` and frames what it can. */

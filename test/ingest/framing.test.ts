@@ -222,6 +222,33 @@ describe('Framer', () => {
     ]);
   });
 
+  it('frames concatenated values cut exactly between them (Firehose: one chunk per payload)', () => {
+    const values = ['{"a":1}', '{"b":"x}{\\"y"}', '{"c":[{"d":2},{"e":3}]}', '{"f":{}}'];
+    const out: Out[] = [];
+    const f = new Framer(
+      {
+        json: (b, s, e, line) => out.push(['json', b.toString('utf8', s, e), line]),
+        text: (b, s, e, line) => out.push(['text', b.toString('utf8', s, e), line]),
+        skip: (line, reason) => out.push(['skip', reason, line]),
+      },
+      1 << 20,
+    );
+    for (const v of values) f.push(Buffer.from(v));
+    // Each value is framed as soon as the next one proves where it ends.
+    expect(out.map((o) => o[1])).toEqual(values.slice(0, -1));
+    f.end();
+    expect(out).toEqual(values.map((v) => ['json', v, 1]));
+  });
+
+  it('a carried value over the cap is still skipped at a chunk boundary', () => {
+    const big = `{"a":"${'x'.repeat(40)}"}`;
+    const out = frame(`${big}{"b":1}`, big.length, 32).out;
+    expect(out).toEqual([
+      ['skip', 'line-too-long', 1],
+      ['json', '{"b":1}', 1],
+    ]);
+  });
+
   it('splits any sequence of JSON values identically under any chunking (property)', () => {
     const value = fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify({ v }));
     const sep = fc.constantFrom('', '\n', '\r\n', '\n\n', ' \n');
