@@ -11,7 +11,7 @@ import type {
 } from '../model/facts';
 import { brokerOfPod, brokerOfPodName, kafkaClusterOwner, type BrokerIdentity } from '../koperator/naming';
 import { MSG } from '../koperator/log-messages';
-import { compareTimes, secondsBetween } from './time';
+import { compareTimes, epochMicros, secondsBetween } from './time';
 
 export interface Deletion {
   at: string;
@@ -85,8 +85,18 @@ export function onePerRequest(facts: Fact[]): Fact[] {
   return out.concat([...best.values()]);
 }
 
+/**
+ * The facts ordered by factTime. Each time is parsed once, not once per comparison (a day of a
+ * fleet is millions of facts); the comparisons, and so the order, are exactly compareTimes'.
+ */
+function byFactTime(facts: Fact[]): Fact[] {
+  const keyed = facts.map((f) => ({ f, t: epochMicros(factTime(f)) }));
+  keyed.sort((a, b) => a.t - b.t);
+  return keyed.map((k) => k.f);
+}
+
 export function buildTimeline(facts: Fact[], configuredOperators: string[] = []): Timeline {
-  const sorted = onePerRequest(facts).sort((a, b) => compareTimes(factTime(a), factTime(b)));
+  const sorted = byFactTime(onePerRequest(facts));
   const pods: PodWriteFact[] = [];
   const kafkaClusterWrites: KafkaClusterWriteFact[] = [];
   const configMapWrites: ConfigMapWriteFact[] = [];
