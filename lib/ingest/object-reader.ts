@@ -8,6 +8,7 @@ import type { FormatName, LogRecord } from '../model/record';
 import type { DecompressEvents } from './decompress';
 import { irrelevantEvents, isRelevantAuditEvent, lacksRelevantWords, ONE_GKE_ENTRY } from './filter';
 import { Framer, type FrameSink } from './framing';
+import { decodeUtf8 } from './text';
 import { isAuditShaped, toAuditEvent } from './formats/audit-event';
 import { gkeEntryToAuditObject, isKubernetesEntry } from './formats/gke';
 import { looksLikeCwlPayload, scanCwlPayload, type CwlPayloadScan } from './formats/firehose-cwl';
@@ -153,7 +154,9 @@ export class ObjectReader implements FrameSink, DecompressEvents {
     for (const j of this.cri.drain())
       this.joined(j, (b, line) => this.criPayload(b, 0, b.length, line, 'incomplete-record'));
     for (const j of this.fluent.drain())
-      this.joined(j, (b, line) => this.embedded(b.toString('utf8'), line, 'fluent-bit', 'incomplete-record'));
+      this.joined(j, (b, line) =>
+        this.embedded(decodeUtf8(b, 0, b.length), line, 'fluent-bit', 'incomplete-record'),
+      );
   }
 
   /** Adds this object's outcome to the stats: empty, foreign, and its skip details. */
@@ -246,9 +249,10 @@ export class ObjectReader implements FrameSink, DecompressEvents {
     onFail: SkipReason,
   ): void {
     // Decoded once: the pre-filter and JSON.parse read the same string. (Measured: one
-    // UTF-8 decode plus String/RegExp searches costs less than five Buffer.indexOf
-    // calls per line, each of which crosses into C++; a latin1 view of the whole chunk
-    // was slower still, as V8 copies large strings out of Buffers.)
+    // decode plus String/RegExp searches costs less than five Buffer.indexOf calls per
+    // line, each of which crosses into C++; a latin1 view of the whole chunk was slower
+    // still, as V8 copies large strings out of Buffers. ASCII lines decode as a copy:
+    // see text.ts.)
     if (via === 'top' && looksLikeCwlPayload(buf, start)) {
       const scan = scanCwlPayload(buf, start, end);
       if (scan) {
@@ -256,7 +260,7 @@ export class ObjectReader implements FrameSink, DecompressEvents {
         return;
       }
     }
-    const text = buf.toString('utf8', start, end);
+    const text = decodeUtf8(buf, start, end);
     const last = this.lastAuditFormat;
     if (this.opts.relevantOnly && last !== null && !this.fluent.active) {
       // A Fluent Bit partial record must reach the joiner whatever its words.
@@ -401,7 +405,7 @@ export class ObjectReader implements FrameSink, DecompressEvents {
     }
     for (const [from, to] of scan.messages) {
       // Still escaped: the words survive escaping, so most messages are judged unread.
-      const literal = buf.toString('utf8', from, to);
+      const literal = decodeUtf8(buf, from, to);
       if (this.opts.relevantOnly && lacksRelevantWords(literal)) {
         this.prefiltered(1, 'eks-firehose-cwl');
         continue;
@@ -431,7 +435,9 @@ export class ObjectReader implements FrameSink, DecompressEvents {
     }
     const j = this.fluent.finish(key, Buffer.from(log, 'utf8'));
     if (j)
-      this.joined(j, (b, first) => this.embedded(b.toString('utf8'), first, 'fluent-bit', 'corrupt-json'));
+      this.joined(j, (b, first) =>
+        this.embedded(decodeUtf8(b, 0, b.length), first, 'fluent-bit', 'corrupt-json'),
+      );
     else this.embedded(log, line, 'fluent-bit', 'corrupt-json');
   }
 
