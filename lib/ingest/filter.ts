@@ -53,7 +53,9 @@ export function irrelevantEvents(text: string, many: boolean): number {
   // It names pods or config maps, but a read (get/list/watch) is irrelevant whatever it
   // names. Only a lone event has a top-level verb (containers nest theirs); a zap line
   // that happens to log a verb is left to the parser.
-  if (!text.includes('"msg"') && isReadEvent(text)) return 1;
+  // The verb first: it is near the start, while `"msg"` is absent from audit events and
+  // would be searched for in the whole of every relevant one.
+  if (isReadEvent(text) && !text.includes('"msg"')) return 1;
   return 0;
 }
 
@@ -76,6 +78,8 @@ const VERB_KEY = '"verb":"';
  * so for its events this reads a few hundred characters. Null when unsure.
  */
 export function topLevelVerb(text: string, limit = 4096): string | null {
+  const fast = verbBeforeAnyBracket(text, limit);
+  if (fast !== undefined) return fast;
   const end = Math.min(text.length, limit);
   let depth = 0;
   for (let i = 0; i < end; i++) {
@@ -101,6 +105,32 @@ export function topLevelVerb(text: string, limit = 4096): string | null {
     }
   }
   return null;
+}
+
+const COMMA_VERB_KEY = ',"verb":"';
+const BRACKET = /[[\]{}]/g;
+
+/**
+ * topLevelVerb's answer without walking the strings, for compact objects whose `verb`
+ * key comes before any bracket (kube-apiserver's order); undefined when that is not the
+ * layout. In valid JSON `,"verb":"` cannot lie inside a string (its quotes would end
+ * the string, and a closing quote is never followed by a letter), so it is a key; with
+ * no bracket between the opening brace and it, that key is at depth 1. One regex search
+ * for the first bracket instead of a loop over ~200 characters per line: measured, the
+ * loop was 7% of JSON-lines ingestion.
+ */
+function verbBeforeAnyBracket(text: string, limit: number): string | null | undefined {
+  if (text.charCodeAt(0) !== 0x7b) return undefined;
+  const at = text.indexOf(COMMA_VERB_KEY);
+  if (at < 0 || at + 1 >= limit) return undefined;
+  BRACKET.lastIndex = 1;
+  const bracket = BRACKET.exec(text);
+  if (bracket !== null && bracket.index < at) return undefined;
+  const from = at + COMMA_VERB_KEY.length;
+  const to = text.indexOf('"', from);
+  // Anything unusual (no closing quote, an escape in the verb) is left to the full walk.
+  if (to < 0 || text.lastIndexOf('\\', to) >= from) return undefined;
+  return text.slice(from, to);
 }
 
 /** A single audit event whose top-level verb is a read: irrelevant whatever its resource. */

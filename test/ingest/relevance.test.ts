@@ -1,4 +1,5 @@
 // What the analysis needs, and the pre-filter that must never drop any of it.
+import fc from 'fast-check';
 import { irrelevantEvents, isRelevantAuditEvent, ONE_GKE_ENTRY, topLevelVerb } from '../../lib/ingest/filter';
 import { AUDIT_CONTAINERS, encodeAudit } from '../../lib/sim/encode';
 import { auditEvent, mixedEvents } from './fixtures';
@@ -128,6 +129,34 @@ describe('topLevelVerb', () => {
     ['no verb', '{"auditID":"a"}', null],
   ])('%s', (_, text, want) => {
     expect(topLevelVerb(text)).toBe(want);
+  });
+
+  it.each([
+    ['a bracket in a string before the key', '{"requestURI":"/api?x=[1]","verb":"list"}', 'list'],
+    ['the key inside a string, the real one after', '{"a":",\\"verb\\":\\"get","verb":"patch"}', 'patch'],
+    ['an escape in the verb', '{"a":1,"verb":"g\\u0065t"}', null],
+  ])('fast path: %s', (_, text, want) => {
+    expect(topLevelVerb(text)).toBe(want);
+  });
+
+  it('finds the verb of any compact object, wherever the key is (property)', () => {
+    const key = fc.string().filter((k) => k !== 'verb');
+    const verb = fc.constantFrom('get', 'list', 'watch', 'patch', 'create', 'delete');
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(key, fc.jsonValue({ maxDepth: 2 })), { maxLength: 6 }),
+        fc.nat(6),
+        verb,
+        (entries, at, v) => {
+          const pairs: [string, unknown][] = [...entries];
+          pairs.splice(Math.min(at, pairs.length), 0, ['verb', v]);
+          const text = JSON.stringify(Object.fromEntries(pairs));
+          if (text.length >= 4096) return;
+          expect(topLevelVerb(text)).toBe(JSON.parse(text).verb);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it('gives up past its limit rather than guess', () => {
