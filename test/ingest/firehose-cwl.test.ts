@@ -47,6 +47,10 @@ describe('scanCwlPayload', () => {
       { ...p, logEvents: p.logEvents.map((e) => ({ message: e.message, id: e.id, timestamp: e.timestamp })) },
     ],
     ['logEvents is not last', { messageType: p.messageType, logEvents: p.logEvents, owner: p.owner }],
+    [
+      'a number follows the message',
+      { ...p, logEvents: p.logEvents.map((e) => ({ id: e.id, message: e.message, timestamp: e.timestamp })) },
+    ],
   ];
   it.each(unusual)('declines when %s, and the reader still gets every event', async (_, payload) => {
     const text = JSON.stringify(payload);

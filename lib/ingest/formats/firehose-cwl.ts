@@ -11,11 +11,16 @@ const CONTROL = Buffer.from('{"messageType":"CONTROL_MESSAGE"');
 const LOG_EVENTS = Buffer.from('"logEvents":[');
 const EVENT = Buffer.from('{"id":');
 const MESSAGE = Buffer.from('"message":"');
-/** Ends a message that is its event's last key, before the next event. */
-const NEXT_EVENT = Buffer.from('"},{"id":');
+/**
+ * Follows the quote that ends a message which is its event's last key, before the next
+ * event. The quote is checked apart: a needle starting with `"`, the commonest byte of
+ * JSON, made Buffer.indexOf 3x slower (57 vs 20 ms over the 100 MB benchmark file).
+ */
+const NEXT_EVENT = Buffer.from('},{"id":');
 /** Ends the last message, the logEvents array and the payload. */
 const LAST = Buffer.from('"}]}');
 const BSLASH = 0x5c;
+const QUOTE = 0x22;
 
 export type CwlPayloadScan =
   | { kind: 'control' }
@@ -57,7 +62,8 @@ export function looksLikeCwlPayload(buf: Buffer, start: number): boolean {
  * The message literals of the payload in [start, end), or null unless the bytes are laid
  * out exactly as CloudWatch writes them: logEvents last, each event `{"id":...}` with
  * `message` its last key. A raw `"` never occurs inside a string literal, so
- * `"},{"id":` can only end a message. Everything is checked before anything is
+ * the first `},{"id":` after a message starts can only follow the quote that ends it
+ * (checked: anything else falls back). Everything is checked before anything is
  * returned, so a caller that falls back to JSON.parse never counts an event twice.
  */
 export function scanCwlPayload(buf: Buffer, start: number, end: number): CwlPayloadScan | null {
@@ -78,11 +84,11 @@ export function scanCwlPayload(buf: Buffer, start: number, end: number): CwlPayl
     if (m < 0) return null;
     const from = m + MESSAGE.length;
     const next = view.indexOf(NEXT_EVENT, from);
-    const q = next >= 0 ? next : tail - LAST.length;
+    const q = next >= 0 ? next - 1 : tail - LAST.length;
     if (next < 0 && !startsWithAt(buf, q, LAST)) return null;
-    if (q < from || !closes(buf, q, from)) return null;
+    if (q < from || buf[q] !== QUOTE || !closes(buf, q, from)) return null;
     messages.push([from, q]);
     if (next < 0) return { kind: 'data', messages };
-    at = next + 3;
+    at = next + 2;
   }
 }
