@@ -405,14 +405,15 @@ export class ObjectReader implements FrameSink, DecompressEvents {
     }
     for (const [from, to] of scan.messages) {
       // Still escaped: the words survive escaping, so most messages are judged unread.
-      const literal = decodeUtf8(buf, from, to);
+      // Decoded with its quotes, so the parse that unescapes it needs no second copy.
+      const literal = decodeUtf8(buf, from - 1, to + 1);
       if (this.opts.relevantOnly && lacksRelevantWords(literal)) {
         this.prefiltered(1, 'eks-firehose-cwl');
         continue;
       }
       let message: string;
       try {
-        message = JSON.parse(`"${literal}"`) as string;
+        message = JSON.parse(literal) as string;
       } catch {
         this.skip(line, 'corrupt-json');
         continue;

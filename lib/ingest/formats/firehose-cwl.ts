@@ -24,7 +24,7 @@ const QUOTE = 0x22;
 
 export type CwlPayloadScan =
   | { kind: 'control' }
-  /** [start, end) of each message's string literal, without its quotes (still escaped). */
+  /** [start, end) of each message's string literal, without its quotes (still escaped; the quotes are at start - 1 and end). */
   | { kind: 'data'; messages: [number, number][] };
 
 function startsWithAt(buf: Buffer, at: number, word: Buffer): boolean {
