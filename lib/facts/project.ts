@@ -6,6 +6,7 @@ import type { AuditEvent } from '../model/audit';
 import type { Fact, OperatorFact, PodWriteFact, WebhookMutation } from '../model/facts';
 import type { LogRecord } from '../model/record';
 import type { OperatorLine } from '../model/operator-line';
+import { BoundedCache } from '../k8s/bounded-cache';
 import { USED_MESSAGES } from '../koperator/log-messages';
 
 const READ_VERBS = new Set(['get', 'list', 'watch']);
@@ -59,7 +60,7 @@ function projectPod(
   const request = e.requestObject;
   if (sub === 'status') {
     // Only the parts of status that say a container or the pod ended.
-    if (isObject(request)) fact.request = slimStatusPatch(request);
+    if (isObject(request)) fact.request = intern(slimStatusPatch(request));
     return fact;
   }
   if (sub === 'binding' || sub === 'eviction') {
@@ -125,7 +126,7 @@ export function webhookMutations(annotations: Record<string, string> | undefined
     if (typeof parsed.webhook === 'string') entry.webhook = parsed.webhook;
     if (isPatch) {
       if (Array.isArray(parsed.patch)) {
-        entry.patch = parsed.patch as Operation[];
+        entry.patch = intern(parsed.patch as Operation[]);
         entry.mutated = entry.mutated || parsed.patch.length > 0;
       }
     } else if (parsed.mutated === true) {
@@ -137,12 +138,42 @@ export function webhookMutations(annotations: Record<string, string> | undefined
 }
 
 function slimPod(pod: Record<string, unknown>): Record<string, unknown> {
-  const meta = isObject(pod.metadata) ? { ...pod.metadata } : undefined;
+  const meta = isObject(pod.metadata) ? internMembers({ ...pod.metadata }) : undefined;
   if (meta) delete meta.managedFields;
   const out: Record<string, unknown> = { ...pod };
   if (meta) out.metadata = meta;
+  if (isObject(pod.spec)) out.spec = internMembers({ ...pod.spec });
   if (isObject(pod.status)) out.status = slimStatus(pod.status);
   return out;
+}
+
+// Interning. A broker in a restart loop is re-created thousands of times a day and every pod
+// body repeats the same containers, volumes, affinity, labels and annotations (the last-applied
+// annotation alone is kilobytes), and every admission the same webhook patches. Each such part
+// is replaced by the first equal one seen, so a day of a loop holds one copy, and the analysis
+// (whose caches key shared objects by identity) does its work once. Facts stay plain JSON;
+// shared parts must never be mutated (nothing does). Equal means equal JSON, which for parsed
+// JSON is equality. Bounded: when full the table starts over, which only loses sharing.
+const internedParts = new BoundedCache<unknown>(65_536, 64 * 2 ** 20);
+
+function intern<T>(v: T): T {
+  if (v === null || typeof v !== 'object') return v;
+  let json: string;
+  try {
+    json = JSON.stringify(v);
+  } catch {
+    return v; // too deep to serialise (hostile input): kept as it is
+  }
+  const known = internedParts.get(json);
+  if (known !== undefined) return known as T;
+  internedParts.set(json, v);
+  return v;
+}
+
+/** The object with each object or list member interned (in place: callers pass a fresh copy). */
+function internMembers(o: Record<string, unknown>): Record<string, unknown> {
+  for (const k of Object.keys(o)) o[k] = intern(o[k]);
+  return o;
 }
 
 function slimStatusPatch(body: Record<string, unknown>): Record<string, unknown> {

@@ -18,7 +18,9 @@ export function contentKey(v: unknown): string {
   if (v === null || typeof v !== 'object') return v === undefined ? 'u' : JSON.stringify(v);
   let id = idOfObject.get(v);
   if (id === undefined) {
-    const json = JSON.stringify(v);
+    const json = jsonOrNull(v);
+    // Too deep to serialise (hostile input): a token no other value gets, so only a miss.
+    if (json === null) return `!${nextId++}`;
     id = idOfJson.get(json);
     if (id === undefined) idOfJson.set(json, (id = nextId++));
     if (idOfObject.size >= MAX_RECENT_OBJECTS) idOfObject.clear();
@@ -35,4 +37,12 @@ export function membersKey(obj: Record<string, unknown>, skip?: ReadonlySet<stri
     out += `${JSON.stringify(k)}:${contentKey(obj[k])},`;
   }
   return `${out}}`;
+}
+
+function jsonOrNull(v: unknown): string | null {
+  try {
+    return JSON.stringify(v);
+  } catch {
+    return null;
+  }
 }

@@ -127,6 +127,15 @@ function threeWayMemoKey(original: unknown, modified: unknown, inputs: ThreeWayI
   return `${objectId(original)}\u0000${objectId(modified)}\u0000${merged}\u0000${live}`;
 }
 
+/** The memo key, or null (decide alone) when even keying fails on a hostile input (too deep). */
+function memoKeyOrNull(original: unknown, modified: unknown, inputs: ThreeWayInputs): string | null {
+  try {
+    return threeWayMemoKey(original, modified, inputs);
+  } catch {
+    return null;
+  }
+}
+
 export function threeWayDecision(original: unknown, modified: unknown, current: unknown): DiffDecision {
   let inputs: ThreeWayInputs;
   try {
@@ -134,7 +143,7 @@ export function threeWayDecision(original: unknown, modified: unknown, current: 
   } catch (e) {
     return failed(e);
   }
-  const key = threeWayMemoKey(original, modified, inputs);
+  const key = memoKeyOrNull(original, modified, inputs);
   const known = key === null ? undefined : threeWayDecisions.get(key);
   if (known) return known;
   const decision = decideThreeWay(inputs);

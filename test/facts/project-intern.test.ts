@@ -1,0 +1,67 @@
+// The projection interns the parts every pod of a restart loop repeats: equal parts become one
+// object, facts stay equal to what they were and serialise the same.
+import { projectRecord } from '../../lib/facts/project';
+import type { AuditEvent } from '../../lib/model/audit';
+import type { PodWriteFact } from '../../lib/model/facts';
+
+function podCreate(name: string, nodeName: string): AuditEvent {
+  // Parsed from text, as ingest does: no objects shared between events.
+  return JSON.parse(
+    JSON.stringify({
+      level: 'RequestResponse',
+      auditID: `id-${name}`,
+      stage: 'ResponseComplete',
+      verb: 'create',
+      user: { username: 'system:serviceaccount:kafka:kafka-operator' },
+      requestReceivedTimestamp: '2026-11-02T10:00:00.000000Z',
+      stageTimestamp: '2026-11-02T10:00:00.100000Z',
+      objectRef: { resource: 'pods', namespace: 'kafka', name },
+      annotations: {
+        'patch.webhook.admission.k8s.io/round_0_index_0': JSON.stringify({
+          configuration: 'sizer',
+          webhook: 'pods.sizer',
+          patch: [{ op: 'replace', path: '/spec/containers/0/resources/requests/cpu', value: '2' }],
+        }),
+      },
+      responseObject: {
+        kind: 'Pod',
+        metadata: { name, uid: `uid-${name}`, labels: { app: 'kafka' }, managedFields: [{ manager: 'x' }] },
+        spec: { nodeName, containers: [{ name: 'kafka', resources: { requests: { cpu: '2' } } }] },
+        status: { phase: 'Pending' },
+      },
+    }),
+  ) as AuditEvent;
+}
+
+const project = (e: AuditEvent) =>
+  projectRecord({
+    kind: 'audit',
+    format: 'audit-jsonl',
+    at: { source: 't', line: 1 },
+    event: e,
+  }) as PodWriteFact;
+
+describe('interning in the projection', () => {
+  it('shares equal parts between pods and keeps each pod’s own values', () => {
+    const a = project(podCreate('c-1-aaaaa', 'node-1'));
+    const b = project(podCreate('c-1-bbbbb', 'node-2'));
+    const ra = a.response as { metadata: Record<string, unknown>; spec: Record<string, unknown> };
+    const rb = b.response as { metadata: Record<string, unknown>; spec: Record<string, unknown> };
+    expect(rb.spec.containers).toBe(ra.spec.containers);
+    expect(rb.metadata.labels).toBe(ra.metadata.labels);
+    expect(b.webhooks![0].patch).toBe(a.webhooks![0].patch);
+    expect(ra.metadata.name).toBe('c-1-aaaaa');
+    expect(rb.spec.nodeName).toBe('node-2');
+    expect(ra.metadata.managedFields).toBeUndefined();
+    expect(JSON.parse(JSON.stringify(b))).toEqual(b);
+  });
+
+  it('leaves a body too deep to serialise as it is, without a throw', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    const e = podCreate('c-1-ccccc', 'node-1');
+    (e.responseObject as { spec: Record<string, unknown> }).spec.deep = deep;
+    const f = project(e);
+    expect((f.response as { spec: Record<string, unknown> }).spec.deep).toBe(deep);
+  });
+});
