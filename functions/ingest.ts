@@ -8,14 +8,18 @@ import { createAwsClients } from '../lib/aws/clients';
 import { ingestConfigFromEnv, type IngestConfig } from '../lib/aws/env-config';
 import { ingestS3Object, skippedByReason } from '../lib/aws/ingest-object';
 import { createLogger, createMetrics, METRIC } from '../lib/aws/observability';
-import { parseS3Notification } from '../lib/aws/s3-events';
+import { parseS3Notification, type S3ObjectRef } from '../lib/aws/s3-events';
 
 const logger = createLogger('ingest');
 const metrics = createMetrics();
 const clients = createAwsClients();
-const processor = new BatchProcessor(EventType.SQS);
 
-async function processRecord(record: SQSRecord, config: IngestConfig): Promise<void> {
+/** `at.ref` is the object being ingested when it throws, for the failure's log line. */
+async function processRecord(
+  record: SQSRecord,
+  config: IngestConfig,
+  at: { ref?: S3ObjectRef },
+): Promise<void> {
   const parsed = parseS3Notification(record.body);
   if (parsed.kind === 'test') {
     // Sent once by S3 when the notification is configured; nothing to read.
@@ -26,6 +30,7 @@ async function processRecord(record: SQSRecord, config: IngestConfig): Promise<v
     logger.info('not an ObjectCreated event, ignored', { messageId: record.messageId, ignored });
   for (const ref of parsed.objects) {
     const started = Date.now();
+    at.ref = ref;
     const r = await ingestS3Object(clients.s3(), config, ref);
     const skipped = skippedByReason(r.stats);
     // Read and emitted, but not something the analysis reads (projection returned null).
@@ -61,16 +66,25 @@ async function processRecord(record: SQSRecord, config: IngestConfig): Promise<v
 export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
   logger.addContext(context);
   const config = ingestConfigFromEnv(process.env);
+  // One processor per invocation: it holds the batch's records and failures, so a
+  // module-level one shared by invocations running at once in one process (the local
+  // pipeline, tests) would report one batch's failures in another's response.
+  const processor = new BatchProcessor(EventType.SQS);
   try {
     const res = await processPartialResponse(
       event,
       async (record: SQSRecord) => {
+        const at: { ref?: S3ObjectRef } = {};
         try {
-          await processRecord(record, config);
+          await processRecord(record, config, at);
         } catch (e) {
+          // Names the object and the reason: an SDK error's message alone ("Access
+          // Denied", "We encountered an internal error.") does not say which object.
           logger.error('message failed; it returns to the queue (then the DLQ)', {
             messageId: record.messageId,
-            error: (e as Error).message,
+            receiveCount: record.attributes.ApproximateReceiveCount,
+            ...(at.ref ? { bucket: at.ref.bucket, objectKey: at.ref.key } : {}),
+            error: e instanceof Error ? `${e.name}: ${e.message}` : String(e),
           });
           throw e;
         }
