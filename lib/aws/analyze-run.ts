@@ -7,7 +7,8 @@
 //   2. analyse and diff;
 //   3. write the state with the new events as `pending`, conditionally on the ETag read:
 //      of two racing runs only one gets here, the other stops without publishing;
-//   4. publish the events, then write the state again with nothing pending.
+//   4. publish the events one at a time, writing the state after each with that event
+//      no longer pending.
 // A run dying between 3 and 4 leaves its events pending and the next run sends them;
 // only a death between one publish and the write after it can repeat a message, and
 // every message carries a stable `id` for subscribers that must drop repeats.
@@ -17,7 +18,7 @@ import type { SNSClient } from '@aws-sdk/client-sns';
 import { analyzeFacts } from '../analyze';
 import { diffAlerts, sameAlertState } from '../alerts/diff';
 import { decodeAlertState, encodeAlertState } from '../alerts/state';
-import type { AlertEvent, AlertState, PendingAlert } from '../alerts/types';
+import type { AlertEvent, AlertState } from '../alerts/types';
 import { alertStateKey, reportKey } from '../facts/partition';
 import type { Classification, FindingsDocument } from '../model/findings';
 import { buildSnsMessage, toAlertMessage } from '../notify/message';
@@ -110,34 +111,19 @@ function windowOf(config: AnalyzeConfig, now: Date): { from: string; to: string 
   };
 }
 
-async function publishPending(
-  deps: AnalyzeRunDeps,
-  pending: readonly PendingAlert[],
-): Promise<{ sent: AlertEvent[]; failed: PendingAlert[]; error?: unknown }> {
-  const sent: AlertEvent[] = [];
-  for (let i = 0; i < pending.length; i++) {
-    const p = pending[i]!;
-    try {
-      const msg = buildSnsMessage(toAlertMessage(p.event, { window: p.window, report: p.report }));
-      await publishSnsMessage(deps.sns, deps.config.topicArn, msg);
-      sent.push(p.event);
-    } catch (error) {
-      return { sent, failed: pending.slice(i), error };
-    }
-  }
-  return { sent, failed: [] };
-}
-
 /** Marks a state as written by this run, so its bytes (and ETag) differ from any other run's. */
 function stamp(state: AlertState, runId: string): AlertState {
   return { ...state, writtenBy: runId };
 }
 
 /**
- * Publishes `state.pending` and records what went out. The state is first written back
- * as read (conditionally on `etag`) so that, of two runs holding the same pending
+ * Publishes `state.pending` in order and records each message as sent right after it
+ * went out (a conditional write per message), so a run that dies part-way (a timeout, a
+ * publish that finally fails, S3 unreachable) leaves pending exactly what it did not
+ * send, give or take the one message whose write was lost. The state is first written
+ * back as read (conditionally on `etag`) so that, of two runs holding the same pending
  * events, only the one whose write lands publishes them; the other gets
- * AlertStateConflictError. Rethrows a publish failure after saving what is left.
+ * AlertStateConflictError. A publish failure is rethrown; what is left stays pending.
  */
 async function flush(
   deps: AnalyzeRunDeps,
@@ -151,11 +137,17 @@ async function flush(
   let current = etag;
   if (!alreadyClaimed)
     current = await saveAlertState(deps.s3, bucket, key, encodeAlertState(stamp(state, runId)), current);
-  const { sent, failed, error } = await publishPending(deps, state.pending);
-  const next: AlertState = stamp({ ...state, pending: failed }, runId);
-  const newEtag = await saveAlertState(deps.s3, bucket, key, encodeAlertState(next), current);
-  if (error !== undefined) throw error;
-  return { state: next, etag: newEtag, sent };
+  const sent: AlertEvent[] = [];
+  let next = state;
+  for (let i = 0; i < state.pending.length; i++) {
+    const p = state.pending[i]!;
+    const msg = buildSnsMessage(toAlertMessage(p.event, { window: p.window, report: p.report }));
+    await publishSnsMessage(deps.sns, deps.config.topicArn, msg);
+    sent.push(p.event);
+    next = stamp({ ...state, pending: state.pending.slice(i + 1) }, runId);
+    current = await saveAlertState(deps.s3, bucket, key, encodeAlertState(next), current);
+  }
+  return { state: next, etag: current, sent };
 }
 
 async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Promise<ClusterRun> {
