@@ -2,17 +2,17 @@
 // anti-affinity (an atomic list, so koperator sees the whole list changed). It bites when a chaos
 // experiment kills a broker pod (an external deletion, not part of the loop): every successor is
 // mutated again and reverted again, until the webhook is scoped away from Kafka pods.
-import { gracefulDelete, kubeletFinalDelete } from '../kube';
+import { gracefulDelete } from '../kube';
 import { CLUSTERS } from '../fixtures';
-import { externalLoss } from '../operator';
 import { affinityDefaulter } from '../webhooks';
 import {
   controller,
+  externalRemoval,
+  installMutator,
   person,
   revertLoop,
+  scopeWebhookAway,
   secs,
-  webhookConfigObject,
-  webhookConfigWrite,
   type Scenario,
 } from './common';
 
@@ -26,8 +26,15 @@ export const affinityLoop: Scenario = (ctx, start) => {
     'argocd-application-controller',
     'argocd-application-controller/v0.0.0 (linux/amd64) kubernetes/$Format',
   );
-  webhookConfigWrite(world, gitops, start, 'create', hook, webhookConfigObject(hook, 'topology-system'));
-  const installed = world.installWebhook(hook, [ns], start + secs(rng, 0.05, 0.2));
+  const installed = installMutator(
+    world,
+    gitops,
+    hook,
+    'topology-system',
+    ns,
+    start,
+    start + secs(rng, 0.05, 0.2),
+  );
 
   const chaos = controller(
     world,
@@ -35,44 +42,18 @@ export const affinityLoop: Scenario = (ctx, start) => {
     'chaos-controller-manager',
     'chaos-controller-manager/v0.0.0 (linux/amd64) kubernetes/$Format',
   );
-  const pod = world.broker(CLUSTERS.search, 2);
-  const del = gracefulDelete(world, pod, chaos, start + secs(rng, 90, 200));
-  const gone = kubeletFinalDelete(world, pod, del.doneAt + secs(rng, 4, 7));
-  const first = externalLoss(
-    world,
-    CLUSTERS.search,
-    pod,
-    {
-      at: del.receivedAt,
-      doneAt: del.doneAt,
-      by: chaos.username,
-      auditID: del.auditID,
-      evidence: [del.auditID],
-    },
-    gone.doneAt,
+  const first = externalRemoval(
+    ctx,
+    world.broker(CLUSTERS.search, 2),
+    chaos,
+    (pod) => gracefulDelete(world, pod, chaos, start + secs(rng, 90, 200)),
+    [4, 7],
   );
 
   const fix = ctx.leaveRunning
     ? null
-    : (at: number): void => {
-        const body = {
-          webhooks: [
-            {
-              name: hook.webhook,
-              objectSelector: { matchExpressions: [{ key: 'app', operator: 'NotIn', values: ['kafka'] }] },
-            },
-          ],
-        };
-        webhookConfigWrite(world, person(world, 'ana@example.com'), at, 'patch', hook, body);
-        installed.until = at;
-      };
-  const loop = revertLoop(
-    ctx,
-    CLUSTERS.search,
-    '2',
-    { createdAt: first.createdAt, readyAt: first.readyAt },
-    rng.int(4, 6),
-    fix,
-  );
-  return loop.end;
+    : scopeWebhookAway(world, person(world, 'ana@example.com'), hook, installed, {
+        objectSelector: { matchExpressions: [{ key: 'app', operator: 'NotIn', values: ['kafka'] }] },
+      });
+  return revertLoop(ctx, CLUSTERS.search, '2', first, rng.int(4, 6), fix).end;
 };

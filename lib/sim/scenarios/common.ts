@@ -2,7 +2,9 @@
 // its ConfigMaps, webhook configuration changes, koperator's upscale, and the revert loop.
 import { humanActor, serviceAccountActor, type Actor, type RequestRecord } from '../audit-event';
 import type { JsonObject } from '../json';
+import { kubeletFinalDelete } from '../kube';
 import {
+  externalLoss,
   operatorCreate,
   operatorRestart,
   reconcile,
@@ -14,7 +16,7 @@ import {
 import type { Rng } from '../rng';
 import { MS, SEC, type Micros } from '../time';
 import type { WebhookDef } from '../webhooks';
-import type { ClusterState, World } from '../world';
+import type { ClusterState, InstalledWebhook, LivePod, World } from '../world';
 
 export interface ScenarioContext {
   world: World;
@@ -163,6 +165,72 @@ export function webhookConfigObject(
       },
     ],
   };
+}
+
+/**
+ * A mutating webhook installed by `actor`: its configuration is created at `at` and it starts
+ * being called for pods in `namespace` at `activeFrom` (the API server's cache lags the write).
+ */
+export function installMutator(
+  world: World,
+  actor: Actor,
+  hook: WebhookDef,
+  serviceNamespace: string,
+  namespace: string,
+  at: Micros,
+  activeFrom: Micros,
+): InstalledWebhook {
+  webhookConfigWrite(world, actor, at, 'create', hook, webhookConfigObject(hook, serviceNamespace));
+  return world.installWebhook(hook, [namespace], activeFrom);
+}
+
+/**
+ * The fix that ends a loop by scoping the webhook away from the brokers: `actor` patches the
+ * configuration with `selector` (an object or namespace selector) and the webhook stops being
+ * called from then on.
+ */
+export function scopeWebhookAway(
+  world: World,
+  actor: Actor,
+  hook: WebhookDef,
+  installed: InstalledWebhook,
+  selector: JsonObject,
+): (at: Micros) => void {
+  return (at) => {
+    const body = { webhooks: [{ name: hook.webhook, ...selector }] };
+    webhookConfigWrite(world, actor, at, 'patch', hook, body);
+    installed.until = at;
+  };
+}
+
+/**
+ * A broker pod removed by someone other than koperator (a chaos experiment's delete, an
+ * autoscaler's eviction): `remove` makes the request, the kubelet's final delete follows
+ * `finalDelay` seconds later, and koperator creates the successor (the loop's first pod).
+ */
+export function externalRemoval(
+  ctx: ScenarioContext,
+  pod: LivePod,
+  actor: Actor,
+  remove: (pod: LivePod) => RequestRecord,
+  finalDelay: readonly [number, number],
+): Restart {
+  const { world, rng } = ctx;
+  const req = remove(pod);
+  const gone = kubeletFinalDelete(world, pod, req.doneAt + secs(rng, finalDelay[0], finalDelay[1]));
+  return externalLoss(
+    world,
+    pod.cluster,
+    pod,
+    {
+      at: req.receivedAt,
+      doneAt: req.doneAt,
+      by: actor.username,
+      auditID: req.auditID,
+      evidence: [req.auditID],
+    },
+    gone.doneAt,
+  );
 }
 
 /**

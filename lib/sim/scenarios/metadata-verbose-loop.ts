@@ -7,18 +7,17 @@
 // object ends the loop (the webhook is still called, but no longer mutates). With a
 // Metadata-level cluster (auditLevel 'Metadata') koperator is verbose from the start.
 import { parseServiceAccount } from '../audit-event';
-import { evictPod, kubeletFinalDelete } from '../kube';
+import { evictPod } from '../kube';
 import { CLUSTERS } from '../fixtures';
-import { externalLoss } from '../operator';
 import { MS } from '../time';
 import { passThrough, vpaAdmission } from '../webhooks';
 import {
   controller,
+  externalRemoval,
+  installMutator,
   person,
   revertLoop,
   secs,
-  webhookConfigObject,
-  webhookConfigWrite,
   type Scenario,
 } from './common';
 
@@ -32,15 +31,15 @@ export const metadataVerboseLoop: Scenario = (ctx, start) => {
     'vpa-admission-controller',
     'admission-controller/v0.0.0 (linux/amd64) kubernetes/$Format',
   );
-  webhookConfigWrite(
+  const installed = installMutator(
     world,
     vpa,
-    start + secs(rng, 20, 40),
-    'create',
     hook,
-    webhookConfigObject(hook, 'kube-system'),
+    'kube-system',
+    ns,
+    start + secs(rng, 20, 40),
+    start + secs(rng, 41, 45),
   );
-  const installed = world.installWebhook(hook, [ns], start + secs(rng, 41, 45));
 
   const autoscaler = controller(
     world,
@@ -48,21 +47,12 @@ export const metadataVerboseLoop: Scenario = (ctx, start) => {
     'cluster-autoscaler',
     'cluster-autoscaler/v1.33.0 (linux/amd64) kubernetes/$Format',
   );
-  const pod = world.broker(CLUSTERS.metrics, 1);
-  const ev = evictPod(world, pod, autoscaler, start + secs(rng, 80, 160));
-  const gone = kubeletFinalDelete(world, pod, ev.doneAt + secs(rng, 3, 6));
-  const first = externalLoss(
-    world,
-    CLUSTERS.metrics,
-    pod,
-    {
-      at: ev.receivedAt,
-      doneAt: ev.doneAt,
-      by: autoscaler.username,
-      auditID: ev.auditID,
-      evidence: [ev.auditID],
-    },
-    gone.doneAt,
+  const first = externalRemoval(
+    ctx,
+    world.broker(CLUSTERS.metrics, 1),
+    autoscaler,
+    (pod) => evictPod(world, pod, autoscaler, start + secs(rng, 80, 160)),
+    [3, 6],
   );
 
   const fix = ctx.leaveRunning
@@ -84,14 +74,7 @@ export const metadataVerboseLoop: Scenario = (ctx, start) => {
         world.installWebhook(passThrough(hook.configuration, hook.webhook), [ns], at);
       };
   // Before anyone looks: deletions with nothing in the logs but the deletes themselves.
-  const blind = revertLoop(
-    ctx,
-    CLUSTERS.metrics,
-    '1',
-    { createdAt: first.createdAt, readyAt: first.readyAt },
-    rng.int(1, 2),
-    null,
-  );
+  const blind = revertLoop(ctx, CLUSTERS.metrics, '1', first, rng.int(1, 2), null);
   const last = blind.restarts[blind.restarts.length - 1];
   // The operator's Deployment gets --verbose; its new pod takes over after a short restart.
   const sa = parseServiceAccount(world.operator.username);

@@ -6,13 +6,13 @@ import { type Actor } from '../audit-event';
 import { CLUSTERS } from '../fixtures';
 import { rightsizer } from '../webhooks';
 import {
+  installMutator,
   patchKafkaCluster,
   person,
   revertLoop,
+  scopeWebhookAway,
   secs,
   upscale,
-  webhookConfigObject,
-  webhookConfigWrite,
   type Scenario,
 } from './common';
 
@@ -22,8 +22,15 @@ export const scaleopsLoop: Scenario = (ctx, start) => {
   const cluster = world.cluster(CLUSTERS.clickstream);
   const hook = rightsizer();
   const installer: Actor = { ...person(world, 'tomas@example.com'), userAgent: 'Helm/3.18.4' };
-  webhookConfigWrite(world, installer, start, 'create', hook, webhookConfigObject(hook, 'rightsizer-system'));
-  const installed = world.installWebhook(hook, [ns], start + secs(rng, 0.05, 0.2));
+  const installed = installMutator(
+    world,
+    installer,
+    hook,
+    'rightsizer-system',
+    ns,
+    start,
+    start + secs(rng, 0.05, 0.2),
+  );
 
   const brokerId = String(Math.max(...[...cluster.brokers.keys()].map(Number), 4) + 1);
   const edit = patchKafkaCluster(
@@ -37,20 +44,11 @@ export const scaleopsLoop: Scenario = (ctx, start) => {
 
   const fix = ctx.leaveRunning
     ? null
-    : (at: number): void => {
-        const body = {
-          webhooks: [
-            {
-              name: hook.webhook,
-              namespaceSelector: {
-                matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: [ns] }],
-              },
-            },
-          ],
-        };
-        webhookConfigWrite(world, person(world, 'tomas@example.com'), at, 'patch', hook, body);
-        installed.until = at;
-      };
+    : scopeWebhookAway(world, person(world, 'tomas@example.com'), hook, installed, {
+        namespaceSelector: {
+          matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: [ns] }],
+        },
+      });
   const loop = revertLoop(
     ctx,
     cluster.spec.name,
