@@ -1,5 +1,5 @@
 // Process edge of the CLI: real streams, a lazily made S3 client, the exit code.
-import { S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { main } from './main';
 
 let s3: S3Client | undefined;
@@ -8,7 +8,7 @@ main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   stdin: process.stdin,
-  s3Client: () => (s3 ??= new S3Client({})),
+  s3Client: async () => (s3 ??= new (await import('@aws-sdk/client-s3')).S3Client({})),
 }).then(
   (code) => {
     process.exitCode = code;

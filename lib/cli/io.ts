@@ -7,5 +7,5 @@ export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   stdin: NodeJS.ReadableStream;
-  s3Client?: () => S3Client;
+  s3Client?: () => Promise<S3Client>;
 }

@@ -11,7 +11,6 @@ import type { Fact } from '../model/facts';
 import type { FindingsDocument } from '../model/findings';
 import type { SourceObject } from '../sources/types';
 import { listLocal } from '../sources/local';
-import { listS3, parseS3Uri } from '../aws/s3-source';
 
 export interface Progress {
   update(bytesRead: number, records: number): void;
@@ -19,17 +18,19 @@ export interface Progress {
 }
 
 export interface AnalyzeInputsDeps {
-  /** Made on first use of an s3:// input, so local runs never touch the AWS SDK's config chain. */
-  s3Client?: () => S3Client;
+  /** Made on first use of an s3:// input, so local runs never load the AWS SDK at all. */
+  s3Client?: () => Promise<S3Client>;
   /** Called with the bytes the listing holds; returns where to report bytes read and records. */
   progress?: (totalBytes: number) => Progress;
 }
 
 export async function* listInputs(inputs: string[], deps: AnalyzeInputsDeps): AsyncGenerator<SourceObject> {
   for (const input of inputs) {
-    if (parseS3Uri(input)) {
+    if (input.startsWith('s3://')) {
       if (!deps.s3Client) throw new Error(`no S3 client to read ${input}`);
-      yield* listS3(deps.s3Client(), input);
+      // Loaded on demand: the SDK's start-up cost is a tenth of a second on every local run.
+      const { listS3 } = await import('../aws/s3-source');
+      yield* listS3(await deps.s3Client(), input);
     } else {
       yield* listLocal(input);
     }
