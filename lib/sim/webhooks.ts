@@ -210,6 +210,12 @@ export function istioInjector(
 
 // --- a ScaleOps-like rightsizer: rewrites the main container's requests at every create ----
 
+function containerResources(pod: JsonObject, idx: number): JsonObject {
+  const spec = isObject(pod.spec) ? pod.spec : {};
+  const c = Array.isArray(spec.containers) && isObject(spec.containers[idx]) ? spec.containers[idx] : {};
+  return isObject(c.resources) ? c.resources : {};
+}
+
 function setResource(
   pod: JsonObject,
   idx: number,
@@ -217,9 +223,7 @@ function setResource(
   name: string,
   value: string,
 ): Operation {
-  const spec = isObject(pod.spec) ? pod.spec : {};
-  const c = Array.isArray(spec.containers) && isObject(spec.containers[idx]) ? spec.containers[idx] : {};
-  const res = isObject(c.resources) ? c.resources : {};
+  const res = containerResources(pod, idx);
   const map = isObject(res[kind]) ? res[kind] : null;
   const path = `/spec/containers/${idx}/resources/${kind}`;
   if (!map) return { op: 'add', path, value: { [name]: value } };
@@ -227,12 +231,50 @@ function setResource(
 }
 
 function resourceOf(pod: JsonObject, idx: number, kind: 'requests' | 'limits', name: string): string | null {
-  const spec = isObject(pod.spec) ? pod.spec : {};
-  const c = Array.isArray(spec.containers) && isObject(spec.containers[idx]) ? spec.containers[idx] : {};
-  const res = isObject(c.resources) ? c.resources : {};
+  const res = containerResources(pod, idx);
   const map = isObject(res[kind]) ? res[kind] : {};
   const v = map[name];
   return typeof v === 'string' ? v : null;
+}
+
+/** The container's cpu and memory limits in milli-units (2 cores and 4Gi when it sets none). */
+function limitsMilli(pod: JsonObject, idx: number): { cpu: number; memory: number } {
+  return {
+    cpu: parseQuantityMilli(resourceOf(pod, idx, 'limits', 'cpu') ?? '2') ?? 2000,
+    memory: parseQuantityMilli(resourceOf(pod, idx, 'limits', 'memory') ?? '4Gi') ?? 4 * 2 ** 30 * 1000,
+  };
+}
+
+/**
+ * What a rightsizing webhook does to the container's requests: new cpu and memory values under
+ * the limits, each unlike the current one, so every admission is a mutation (cpu drawn first).
+ */
+function recommendRequests(
+  pod: JsonObject,
+  idx: number,
+  rng: Rng,
+  limits: { cpu: number; memory: number },
+): Operation[] {
+  return [
+    setResource(
+      pod,
+      idx,
+      'requests',
+      'cpu',
+      recommendCpu(rng, limits.cpu, parseQuantityMilli(resourceOf(pod, idx, 'requests', 'cpu') ?? '0')),
+    ),
+    setResource(
+      pod,
+      idx,
+      'requests',
+      'memory',
+      recommendMemory(
+        rng,
+        limits.memory,
+        parseQuantityMilli(resourceOf(pod, idx, 'requests', 'memory') ?? '0'),
+      ),
+    ),
+  ];
 }
 
 /** A cpu recommendation in millicores, a step of 10m, within (10%, 90%) of the limit and unlike `avoid`. */
@@ -265,33 +307,13 @@ export function rightsizer(
     mutate(pod, rng) {
       const idx = containerIndex(pod, name);
       if (idx < 0) return [];
-      const cpuLimit = parseQuantityMilli(resourceOf(pod, idx, 'limits', 'cpu') ?? '2') ?? 2000;
-      const memLimitRaw = resourceOf(pod, idx, 'limits', 'memory');
-      const memLimit = parseQuantityMilli(memLimitRaw ?? '4Gi') ?? 4 * 2 ** 30 * 1000;
-      const ops: Operation[] = [
-        setResource(
-          pod,
-          idx,
-          'requests',
-          'cpu',
-          recommendCpu(rng, cpuLimit, parseQuantityMilli(resourceOf(pod, idx, 'requests', 'cpu') ?? '0')),
-        ),
-        setResource(
-          pod,
-          idx,
-          'requests',
-          'memory',
-          recommendMemory(
-            rng,
-            memLimit,
-            parseQuantityMilli(resourceOf(pod, idx, 'requests', 'memory') ?? '0'),
-          ),
-        ),
-      ];
+      const limits = limitsMilli(pod, idx);
+      const ops = recommendRequests(pod, idx, rng, limits);
       // The rightsizer re-states the memory limit in Mi: the same value, another spelling. The
       // API server stores it canonically, so koperator sees no change there.
+      const memLimitRaw = resourceOf(pod, idx, 'limits', 'memory');
       if (memLimitRaw && /Gi$/.test(memLimitRaw))
-        ops.push(setResource(pod, idx, 'limits', 'memory', `${memLimit / 1000 / 2 ** 20}Mi`));
+        ops.push(setResource(pod, idx, 'limits', 'memory', `${limits.memory / 1000 / 2 ** 20}Mi`));
       ops.push(
         ...mapOps(pod, '/metadata/annotations', {
           'rightsizer.dev/applied-policy': opts.policy ?? 'balanced',
@@ -391,28 +413,8 @@ export function vpaAdmission(
     mutate(pod, rng) {
       const idx = containerIndex(pod, 'kafka');
       if (idx < 0) return [];
-      const cpuLimit = parseQuantityMilli(resourceOf(pod, idx, 'limits', 'cpu') ?? '2') ?? 2000;
-      const memLimit =
-        parseQuantityMilli(resourceOf(pod, idx, 'limits', 'memory') ?? '4Gi') ?? 4 * 2 ** 30 * 1000;
       return [
-        setResource(
-          pod,
-          idx,
-          'requests',
-          'cpu',
-          recommendCpu(rng, cpuLimit, parseQuantityMilli(resourceOf(pod, idx, 'requests', 'cpu') ?? '0')),
-        ),
-        setResource(
-          pod,
-          idx,
-          'requests',
-          'memory',
-          recommendMemory(
-            rng,
-            memLimit,
-            parseQuantityMilli(resourceOf(pod, idx, 'requests', 'memory') ?? '0'),
-          ),
-        ),
+        ...recommendRequests(pod, idx, rng, limitsMilli(pod, idx)),
         ...mapOps(pod, '/metadata/annotations', {
           vpaObservedContainers: 'kafka',
           vpaUpdates: `Pod resources updated by ${vpaName}: container ${idx}: cpu request, memory request`,
