@@ -220,12 +220,24 @@ export function startPod(
   return { readyAt, bindingAuditID: binding.auditID };
 }
 
+/** What a graceful delete or an eviction stamps on the pod's metadata. */
+function deletionMarks(
+  at: Micros,
+  grace: number,
+): { deletionTimestamp: string; deletionGracePeriodSeconds: number } {
+  return { deletionTimestamp: fmtSeconds(at + grace * SEC), deletionGracePeriodSeconds: grace };
+}
+
+/** The pod as a delete at `at` returns it: the live pod with the deletion marks. */
 function deletingPod(pod: LivePod, at: Micros, grace: number): JsonObject {
   const p = podJson(pod.live);
   const meta = isObject(p.metadata) ? p.metadata : {};
-  meta.deletionTimestamp = fmtSeconds(at + grace * SEC);
-  meta.deletionGracePeriodSeconds = grace;
-  return podJson(fromJson<Pod>({ ...p, metadata: meta }));
+  return podJson(fromJson<Pod>({ ...p, metadata: { ...meta, ...deletionMarks(at, grace) } }));
+}
+
+/** The live pod from now on carries the deletion marks (the kubelet finishes the delete later). */
+function markDeleting(pod: LivePod, at: Micros, grace: number): void {
+  pod.live = { ...pod.live, metadata: { ...pod.live.metadata, ...deletionMarks(at, grace) } };
 }
 
 /** A graceful delete: only sets deletionTimestamp; the kubelet finishes it later. */
@@ -251,12 +263,7 @@ export function gracefulDelete(
     responseObject: deletingPod(pod, at, grace),
     code: 200,
   });
-  const meta = {
-    ...pod.live.metadata,
-    deletionTimestamp: fmtSeconds(at + grace * SEC),
-    deletionGracePeriodSeconds: grace,
-  };
-  pod.live = { ...pod.live, metadata: meta };
+  markDeleting(pod, at, grace);
   return rec;
 }
 
@@ -357,14 +364,7 @@ export function evictPod(
     responseObject: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 },
     code: 201,
   });
-  pod.live = {
-    ...pod.live,
-    metadata: {
-      ...pod.live.metadata,
-      deletionTimestamp: fmtSeconds(at + grace * SEC),
-      deletionGracePeriodSeconds: grace,
-    },
-  };
+  markDeleting(pod, at, grace);
   return rec;
 }
 
