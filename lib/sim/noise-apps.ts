@@ -244,44 +244,27 @@ export class TeamApps {
           },
         };
       };
-      const del = this.sink.emit({
-        at: t,
-        latency: this.ms(8, 30),
-        actor: this.actors.rs,
-        verb: 'delete',
-        resource: 'pods',
-        apiVersion: 'v1',
-        namespace: w.namespace,
-        name,
-        requestObject: {
-          kind: 'DeleteOptions',
-          apiVersion: 'meta.k8s.io/v1',
-          propagationPolicy: 'Background',
-        },
-        responseObject: deleting(30),
-        code: 200,
-      });
-      const finalAt = del.doneAt + this.ms(1500, 9000);
-      this.sink.schedule(finalAt - this.ms(100, 400), report('terminating'));
-      this.sink.schedule(finalAt, (tf) => {
+      // The ReplicaSet's delete and the kubelet's final one differ only in who sends them, the
+      // delete options and the grace period the returned pod shows.
+      const deletePod = (when: Micros, latency: Micros, actor: Actor, options: JsonObject, grace: number) =>
         this.sink.emit({
-          at: tf,
-          latency: this.ms(5, 20),
-          actor: kubelet,
+          at: when,
+          latency,
+          actor,
           verb: 'delete',
           resource: 'pods',
           apiVersion: 'v1',
           namespace: w.namespace,
           name,
-          requestObject: {
-            kind: 'DeleteOptions',
-            apiVersion: 'meta.k8s.io/v1',
-            gracePeriodSeconds: 0,
-            preconditions: { uid },
-          },
-          responseObject: deleting(0),
+          requestObject: { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', ...options },
+          responseObject: deleting(grace),
           code: 200,
         });
+      const del = deletePod(t, this.ms(8, 30), this.actors.rs, { propagationPolicy: 'Background' }, 30);
+      const finalAt = del.doneAt + this.ms(1500, 9000);
+      this.sink.schedule(finalAt - this.ms(100, 400), report('terminating'));
+      this.sink.schedule(finalAt, (tf) => {
+        deletePod(tf, this.ms(5, 20), kubelet, { gracePeriodSeconds: 0, preconditions: { uid } }, 0);
         this.livePods--;
       });
     });
