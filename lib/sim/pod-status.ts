@@ -79,61 +79,31 @@ export function podStatus(pod: Pod, view: PodPhaseView, ctx: StatusContext): Pod
     ),
     condition('PodScheduled', true, ctx.startedAt),
   ];
+  // A container is waiting, running or terminated; the kubelet reports every state with the
+  // same fields in the same order, so only the state and its details differ.
   const status = (c: Container, init: boolean): ContainerStatus => {
     const id = ctx.containerIDs[c.name];
     const base = { name: c.name, image: c.image ?? '', restartCount: 0, lastState: {} };
-    if (init) {
-      return initDone
-        ? {
-            ...base,
-            imageID: imageID(c.image ?? ''),
-            containerID: id,
-            ready: false,
-            started: false,
-            state: {
-              terminated: {
-                exitCode: 0,
-                reason: 'Completed',
-                startedAt: started,
-                finishedAt: started,
-                containerID: id,
-              },
-            },
-          }
-        : {
-            ...base,
-            imageID: '',
-            ready: false,
-            started: false,
-            state: { waiting: { reason: 'PodInitializing' } },
-          };
-    }
-    if (view === 'initializing')
-      return {
-        ...base,
-        imageID: '',
-        ready: false,
-        started: false,
-        state: { waiting: { reason: 'PodInitializing' } },
-      };
+    const waiting: ContainerStatus = {
+      ...base,
+      imageID: '',
+      ready: false,
+      started: false,
+      state: { waiting: { reason: 'PodInitializing' } },
+    };
+    const terminated = (exitCode: number, reason: string, finishedAt: string): ContainerStatus => ({
+      ...base,
+      imageID: imageID(c.image ?? ''),
+      containerID: id,
+      ready: false,
+      started: false,
+      state: { terminated: { exitCode, reason, startedAt: started, finishedAt, containerID: id } },
+    });
+    if (init) return initDone ? terminated(0, 'Completed', started) : waiting;
+    if (view === 'initializing') return waiting;
     if ((view === 'oom-killed' && c.name === 'kafka') || view === 'terminating') {
       const oom = view === 'oom-killed';
-      return {
-        ...base,
-        imageID: imageID(c.image ?? ''),
-        containerID: id,
-        ready: false,
-        started: false,
-        state: {
-          terminated: {
-            exitCode: oom ? 137 : 143,
-            reason: oom ? 'OOMKilled' : 'Error',
-            startedAt: started,
-            finishedAt: fmtSeconds(ctx.now),
-            containerID: id,
-          },
-        },
-      };
+      return terminated(oom ? 137 : 143, oom ? 'OOMKilled' : 'Error', fmtSeconds(ctx.now));
     }
     return {
       ...base,
