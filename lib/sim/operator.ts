@@ -327,6 +327,17 @@ export function recreateAfter(
   return created;
 }
 
+/** The truth's note of a broker pod koperator deleted. */
+export function deletedByOperator(world: World, pod: LivePod, deleted: Deleted): SimRecreation['deleted'] {
+  return { pod, at: deleted.record.receivedAt, by: world.operator.username, auditID: deleted.record.auditID };
+}
+
+/** The successor's create completes a recreation in the truth, and is part of its evidence. */
+function recordSuccessor(recreation: SimRecreation, created: Created): void {
+  recreation.created = { pod: created.pod, at: created.record.receivedAt, auditID: created.record.auditID };
+  recreation.evidence.push(created.record.auditID);
+}
+
 export interface Restart {
   recreation: SimRecreation;
   deletedAt: Micros;
@@ -362,12 +373,7 @@ export function operatorRestart(
     namespace: pod.namespace,
     kafkaCluster: clusterName,
     brokerId,
-    deleted: {
-      pod,
-      at: deleted.record.receivedAt,
-      by: world.operator.username,
-      auditID: deleted.record.auditID,
-    },
+    deleted: deletedByOperator(world, pod, deleted),
     created: null,
     classification: decision.classification,
     fields: decision.fields,
@@ -392,8 +398,7 @@ export function operatorRestart(
     keepRolling: opts.keepRolling,
     previousNode: pod.node,
   });
-  recreation.created = { pod: created.pod, at: created.record.receivedAt, auditID: created.record.auditID };
-  recreation.evidence.push(created.record.auditID);
+  recordSuccessor(recreation, created);
   return {
     recreation,
     deletedAt: deleted.record.receivedAt,
@@ -432,8 +437,7 @@ export function externalLoss(
   const created = recreateAfter(world, cluster, pod.brokerId, deletion.doneAt, goneAt, {
     previousNode: pod.node,
   });
-  recreation.created = { pod: created.pod, at: created.record.receivedAt, auditID: created.record.auditID };
-  recreation.evidence.push(created.record.auditID);
+  recordSuccessor(recreation, created);
   return {
     recreation,
     deletedAt: deletion.at,

@@ -2,7 +2,7 @@
 // writes only), koperator deletes its pod, ConfigMap and PVC and creates nothing: an intent
 // change with no successor and no fields.
 import { CLUSTERS } from '../fixtures';
-import { operatorDelete, reconcile, statusUpdate, type Decision } from '../operator';
+import { deletedByOperator, operatorDelete, reconcile, statusUpdate, type Decision } from '../operator';
 import { MS } from '../time';
 import { operatorWrite, patchKafkaCluster, person, secs, type Scenario } from './common';
 
@@ -61,12 +61,7 @@ export const downscale: Scenario = (ctx, start) => {
     namespace: pod.namespace,
     kafkaCluster: cluster.spec.name,
     brokerId,
-    deleted: {
-      pod,
-      at: deleted.record.receivedAt,
-      by: world.operator.username,
-      auditID: deleted.record.auditID,
-    },
+    deleted: deletedByOperator(world, pod, deleted),
     created: null,
     classification: 'intent-change',
     fields: [],
