@@ -1,6 +1,7 @@
 // Text helpers shared by the table, Markdown and HTML views, so the three agree on how a
 // time, a period, a broker or a field value is written.
 import type { FindingsDocument, Loop, Recreation } from '../model/findings';
+import { CLASS_ORDER } from './colors';
 
 /** Milliseconds since the epoch, or null: timestamps come from untrusted logs. */
 export function parseTime(value: string): number | null {
@@ -138,6 +139,27 @@ export function timeSpan(doc: FindingsDocument): { start: number; end: number } 
   return start <= end ? { start, end } : null;
 }
 
+/** The counts every view's header leads with, so the three cannot disagree. */
+export interface Headline {
+  recreations: number;
+  brokers: number;
+  loops: number;
+  activeLoops: number;
+  /** First to last instant the findings mention (UTC, without the suffix); null when none parses. */
+  range: string | null;
+}
+
+export function headlineOf(doc: FindingsDocument): Headline {
+  const span = timeSpan(doc);
+  return {
+    recreations: doc.recreations.length,
+    brokers: groupByBroker(doc.recreations).length,
+    loops: doc.loops.length,
+    activeLoops: doc.loops.filter((l) => l.active).length,
+    range: span ? formatRange(new Date(span.start).toISOString(), new Date(span.end).toISOString()) : null,
+  };
+}
+
 /**
  * A field value on one line: strings bare (quantities like `500m` read best that way),
  * everything else as compact JSON, null and absent as `(unset)`.
@@ -226,6 +248,16 @@ export function flattenSummary(
   return { rows, omitted: total - rows.length };
 }
 
+/**
+ * The summary rows a document view lists: at most `limit`, then a `…` row saying how many more
+ * there are (the JSON output has them all).
+ */
+export function summaryRows(summary: Record<string, unknown>, limit: number): Array<[string, string]> {
+  const { rows, omitted } = flattenSummary(summary, limit);
+  if (omitted > 0) rows.push(['…', plural(omitted, 'more entry', 'more entries')]);
+  return rows;
+}
+
 function isScalar(v: unknown): boolean {
   return v === null || typeof v !== 'object';
 }
@@ -235,4 +267,15 @@ export function countByClass(recreations: readonly Recreation[]): Map<string, nu
   const counts = new Map<string, number>();
   for (const r of recreations) counts.set(r.classification, (counts.get(r.classification) ?? 0) + 1);
   return counts;
+}
+
+/**
+ * The classes present in `counts`, in legend order, then any value outside the contract as
+ * found (documents may come from other tools), so every view lists them alike.
+ */
+export function classesPresent(counts: ReadonlyMap<string, number>): string[] {
+  return [
+    ...CLASS_ORDER.filter((c) => counts.has(c)),
+    ...[...counts.keys()].filter((c) => !(CLASS_ORDER as readonly string[]).includes(c)),
+  ];
 }

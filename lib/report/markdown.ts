@@ -5,20 +5,21 @@
 // fenced blocks, whose content is literal as long as the fence is longer than any
 // backtick run inside.
 import type { FindingsDocument, Loop, Recreation } from '../model/findings';
-import { CLASS_ORDER, classStyle } from './colors';
+import { classStyle } from './colors';
 import {
   brokerLabel,
+  classesPresent,
   countByClass,
-  flattenSummary,
   formatCount,
   formatDuration,
   formatRange,
   formatTimestamp,
   formatValueBlock,
   groupByBroker,
+  headlineOf,
   plural,
   sortLoops,
-  timeSpan,
+  summaryRows,
   verdictOf,
 } from './format';
 import { escapeHtml } from './html/escape';
@@ -60,18 +61,12 @@ export function renderMarkdown(doc: FindingsDocument, opts: MarkdownRenderOption
 }
 
 function overview(doc: FindingsDocument): string {
-  const brokers = groupByBroker(doc.recreations).length;
-  const active = doc.loops.filter((l) => l.active).length;
-  const span = timeSpan(doc);
-  const range = span ? ` · ${mdText(formatRange(iso(span.start), iso(span.end)))} UTC` : '';
+  const head = headlineOf(doc);
+  const range = head.range ? ` · ${mdText(head.range)} UTC` : '';
   return (
-    `**${plural(doc.recreations.length, 'recreation')}** of **${plural(brokers, 'broker')}**${range} · ` +
-    `**${plural(doc.loops.length, 'loop')}** (${active} active)`
+    `**${plural(head.recreations, 'recreation')}** of **${plural(head.brokers, 'broker')}**${range} · ` +
+    `**${plural(head.loops, 'loop')}** (${head.activeLoops} active)`
   );
-}
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
 }
 
 function metaLine(opts: MarkdownRenderOptions): string {
@@ -86,11 +81,9 @@ function metaLine(opts: MarkdownRenderOptions): string {
 
 function legendLine(doc: FindingsDocument): string {
   const counts = countByClass(doc.recreations);
-  const classes = [
-    ...CLASS_ORDER.filter((c) => counts.has(c)),
-    ...[...counts.keys()].filter((c) => !(CLASS_ORDER as readonly string[]).includes(c)),
-  ];
-  return classes.map((c) => `${classStyle(c).emoji} ${mdText(c)} ${counts.get(c)}`).join(' · ');
+  return classesPresent(counts)
+    .map((c) => `${classStyle(c).emoji} ${mdText(c)} ${counts.get(c)}`)
+    .join(' · ');
 }
 
 function classLabel(c: string): string {
@@ -180,11 +173,9 @@ function fieldDiff(r: Recreation): string {
 }
 
 function summaryTable(doc: FindingsDocument, opts: MarkdownRenderOptions): string[] {
-  const { rows, omitted } = flattenSummary(doc.summary, SUMMARY_ROWS);
   const out = [row(['', '']), '|---|---|'];
   if (opts.inputs?.length) out.push(row(['inputs', opts.inputs.map(mdCode).join('<br>')]));
-  for (const [k, v] of rows) out.push(row([mdText(k), mdText(v)]));
-  if (omitted > 0) out.push(row(['…', `${plural(omitted, 'more entry', 'more entries')}`]));
+  for (const [k, v] of summaryRows(doc.summary, SUMMARY_ROWS)) out.push(row([mdText(k), mdText(v)]));
   return out.length > 2 ? out : ['No input summary.'];
 }
 

@@ -2,8 +2,9 @@
 // the restart storm they are chasing; recreations follow per broker so one broker's
 // history reads top to bottom; the input summary closes so skipped files are noticed.
 import type { FindingsDocument, Loop, Recreation } from '../model/findings';
-import { CLASS_ORDER, SGR, classStyle, paint } from './colors';
+import { SGR, classStyle, paint } from './colors';
 import {
+  classesPresent,
   countByClass,
   flattenSummary,
   formatDuration,
@@ -11,6 +12,7 @@ import {
   formatTimestamp,
   formatValue,
   groupByBroker,
+  headlineOf,
   plural,
   sortLoops,
   brokerLabel,
@@ -101,20 +103,17 @@ function tableOpts(color: boolean, indent: string): TableOptions {
 }
 
 function headline(doc: FindingsDocument): string {
-  const brokers = groupByBroker(doc.recreations).length;
-  const active = doc.loops.filter((l) => l.active).length;
+  const head = headlineOf(doc);
   return (
-    `koperator-audit: ${plural(doc.recreations.length, 'broker pod recreation')} across ${plural(brokers, 'broker')}, ` +
-    `${plural(doc.loops.length, 'loop')} (${active} active)`
+    `koperator-audit: ${plural(head.recreations, 'broker pod recreation')} across ${plural(head.brokers, 'broker')}, ` +
+    `${plural(head.loops, 'loop')} (${head.activeLoops} active)`
   );
 }
 
 /** Only the classes present, in legend order, with their counts: the colour key for the rows below. */
 function legendLine(doc: FindingsDocument, color: boolean): string {
   const counts = countByClass(doc.recreations);
-  const known = CLASS_ORDER.filter((c) => counts.has(c));
-  const extra = [...counts.keys()].filter((c) => !(CLASS_ORDER as readonly string[]).includes(c));
-  const parts = [...known, ...extra].map(
+  const parts = classesPresent(counts).map(
     (c) => `${paint(sanitizeForTerminal(c), classStyle(c).ansi, color)} ${counts.get(c)}`,
   );
   return parts.length ? `  ${parts.join('  ·  ')}` : '';

@@ -4,22 +4,23 @@
 // by the page script from embedded JSON, one page at a time (see client.ts).
 import type { FindingsDocument, Loop, Recreation } from '../../model/findings';
 import { createHash } from 'crypto';
-import { CLASS_ORDER, CLASS_STYLES, isClassification } from '../colors';
+import { CLASS_ORDER, CLASS_STYLES } from '../colors';
 import {
   brokerKey,
   brokerLabel,
+  classesPresent,
   compareByDeletion,
   countByClass,
-  flattenSummary,
   formatCount,
   formatDuration,
   formatRange,
   formatTimestamp,
   formatValueBlock,
   groupByBroker,
+  headlineOf,
   plural,
   sortLoops,
-  timeSpan,
+  summaryRows,
   truncate,
   verdictOf,
 } from '../format';
@@ -128,12 +129,8 @@ ${summarySection(doc, opts)}
 }
 
 function header(doc: FindingsDocument, opts: HtmlRenderOptions): string {
-  const span = timeSpan(doc);
-  const range = span
-    ? formatRange(new Date(span.start).toISOString(), new Date(span.end).toISOString()) + ' UTC'
-    : 'no deletions';
-  const brokers = groupByBroker(doc.recreations).length;
-  const active = doc.loops.filter((l) => l.active).length;
+  const { recreations, brokers, loops, activeLoops: active, range: span } = headlineOf(doc);
+  const range = span ? `${span} UTC` : 'no deletions';
   const href = safeHref(opts.reportUrl);
   const meta: string[] = [];
   if (opts.inputs?.length) {
@@ -146,9 +143,9 @@ function header(doc: FindingsDocument, opts: HtmlRenderOptions): string {
   return `<header class="card">
 <div><h1>Broker pod recreations</h1><div class="sub">${h(range)}</div></div>
 <div class="stats">
-${stat(doc.recreations.length, 'recreations')}
+${stat(recreations, 'recreations')}
 ${stat(brokers, brokers === 1 ? 'broker' : 'brokers')}
-${stat(doc.loops.length, doc.loops.length === 1 ? 'loop' : 'loops', doc.loops.length > 0)}
+${stat(loops, loops === 1 ? 'loop' : 'loops', loops > 0)}
 ${stat(active, 'active loops', active > 0)}
 </div>
 ${meta.length ? `<div class="meta">${meta.join('')}</div>` : ''}
@@ -207,11 +204,7 @@ ${rows.join('\n')}
 
 function recreationsSection(doc: FindingsDocument): string {
   const counts = countByClass(doc.recreations);
-  const present = [
-    ...CLASS_ORDER.filter((c) => counts.has(c)),
-    ...[...counts.keys()].filter((c) => !isClassification(c)),
-  ];
-  const classOptions = present
+  const classOptions = classesPresent(counts)
     .map((c) => `<option value="${h(c)}">${h(c)} (${formatCount(counts.get(c) ?? 0)})</option>`)
     .join('');
   const brokerOptions = groupByBroker(doc.recreations)
@@ -232,13 +225,11 @@ function recreationsSection(doc: FindingsDocument): string {
 }
 
 function summarySection(doc: FindingsDocument, opts: HtmlRenderOptions): string {
-  const { rows, omitted } = flattenSummary(doc.summary, 500);
   const items: string[] = [];
   if (opts.inputs?.length) {
     items.push(`<dt>inputs</dt><dd>${opts.inputs.map((i) => `<code>${h(i)}</code>`).join('<br>')}</dd>`);
   }
-  for (const [k, v] of rows) items.push(`<dt>${h(k)}</dt><dd>${h(v)}</dd>`);
-  if (omitted > 0) items.push(`<dt>…</dt><dd>${h(plural(omitted, 'more entry', 'more entries'))}</dd>`);
+  for (const [k, v] of summaryRows(doc.summary, 500)) items.push(`<dt>${h(k)}</dt><dd>${h(v)}</dd>`);
   return `<section class="card" id="summary">
 <h2>Inputs read and skipped</h2>
 ${items.length ? `<dl class="summary">${items.join('\n')}</dl>` : '<p class="muted">No input summary.</p>'}
