@@ -89,28 +89,17 @@ function walkMergeList(
     );
   }
   for (const k of bKeys) {
-    const seg: PathSegment = { key: mergeKey, value: k };
-    walkElement(bk.get(k)?.elem, ak.get(k)?.elem, schemaPath, [...segments, seg], out);
+    const elemSegments: PathSegment[] = [...segments, { key: mergeKey, value: k }];
+    const after = ak.get(k)?.elem;
+    // An element removed is one field, like one added below, not one per leaf inside it.
+    if (after === undefined) emit(out, elemSegments, bk.get(k)?.elem, undefined);
+    else walk(bk.get(k)?.elem, after, schemaPath, elemSegments, out);
   }
   for (const k of aKeys) {
     if (bk.has(k)) continue;
     emit(out, [...segments, { key: mergeKey, value: k }], undefined, ak.get(k)?.elem);
   }
   return true;
-}
-
-function walkElement(
-  b: unknown,
-  a: unknown,
-  schemaPath: string[],
-  segments: PathSegment[],
-  out: FieldChange[],
-): void {
-  if (a === undefined || b === undefined) {
-    emit(out, segments, b, a);
-    return;
-  }
-  walk(b, a, schemaPath, segments, out);
 }
 
 function keyed(list: unknown[], mergeKey: string): Map<string, { key: unknown; elem: JsonObject }> | null {
