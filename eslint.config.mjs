@@ -2,7 +2,19 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', '.serverless/', '.esbuild/', 'coverage/', 'test/artifacts/', 'bench/results/', 'bench/data/', 'examples/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      '.serverless/',
+      '.esbuild/',
+      'coverage/',
+      'test/artifacts/',
+      'bench/results/',
+      'bench/data/',
+      'examples/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -13,7 +25,15 @@ export default tseslint.config(
   },
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
-    languageOptions: { globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly' } },
+    languageOptions: {
+      globals: {
+        require: 'readonly',
+        module: 'writable',
+        process: 'readonly',
+        __dirname: 'readonly',
+        console: 'readonly',
+      },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

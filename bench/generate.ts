@@ -43,7 +43,11 @@ export function parseSize(s: string): number {
 }
 
 export function sizeLabel(bytes: number): string {
-  return bytes % 1024 ** 3 === 0 ? `${bytes / 1024 ** 3}GB` : bytes % 1024 ** 2 === 0 ? `${bytes / 1024 ** 2}MB` : `${bytes}B`;
+  return bytes % 1024 ** 3 === 0
+    ? `${bytes / 1024 ** 3}GB`
+    : bytes % 1024 ** 2 === 0
+      ? `${bytes / 1024 ** 2}MB`
+      : `${bytes}B`;
 }
 
 /** Writes with backpressure: a slow disk pauses generation instead of growing the heap. */
@@ -52,12 +56,21 @@ async function write(stream: WriteStream | Gzip, data: string | Buffer): Promise
 }
 
 /** The cached file for these parameters, generating it first when missing. */
-export async function ensureBenchFile(opts: { size: number; format: BenchFormat; seed: number; log?: (s: string) => void }): Promise<GeneratedFile> {
+export async function ensureBenchFile(opts: {
+  size: number;
+  format: BenchFormat;
+  seed: number;
+  log?: (s: string) => void;
+}): Promise<GeneratedFile> {
   mkdirSync(DATA_DIR, { recursive: true });
-  const base = path.join(DATA_DIR, `audit-v${GENERATOR_VERSION}-${opts.format}-${sizeLabel(opts.size)}-s${opts.seed}`);
+  const base = path.join(
+    DATA_DIR,
+    `audit-v${GENERATOR_VERSION}-${opts.format}-${sizeLabel(opts.size)}-s${opts.seed}`,
+  );
   const file = `${base}.${opts.format === 'jsonl' ? 'log' : 'firehose'}.gz`;
   const meta = `${base}.json`;
-  if (existsSync(file) && existsSync(meta)) return JSON.parse(await fsp.readFile(meta, 'utf8')) as GeneratedFile;
+  if (existsSync(file) && existsSync(meta))
+    return JSON.parse(await fsp.readFile(meta, 'utf8')) as GeneratedFile;
   opts.log?.(`generating ${path.relative(process.cwd(), file)} (${sizeLabel(opts.size)} uncompressed)…`);
   const tmp = `${file}.tmp`;
   const out = createWriteStream(tmp);
@@ -84,7 +97,13 @@ export async function ensureBenchFile(opts: { size: number; format: BenchFormat;
     else out.end();
   });
   await fsp.rename(tmp, file);
-  const result: GeneratedFile = { path: file, format: opts.format, seed: opts.seed, compressedBytes: (await fsp.stat(file)).size, ...counts };
+  const result: GeneratedFile = {
+    path: file,
+    format: opts.format,
+    seed: opts.seed,
+    compressedBytes: (await fsp.stat(file)).size,
+    ...counts,
+  };
   await fsp.writeFile(meta, JSON.stringify(result, null, 2));
   return result;
 }
@@ -92,7 +111,11 @@ export async function ensureBenchFile(opts: { size: number; format: BenchFormat;
 type Sink = (events: AuditEvent[]) => Promise<number>;
 
 /** Stretch after stretch until `size` uncompressed bytes are written. */
-async function generate(size: number, seed: number, sink: Sink): Promise<Omit<GeneratedFile, 'path' | 'format' | 'seed' | 'compressedBytes'>> {
+async function generate(
+  size: number,
+  seed: number,
+  sink: Sink,
+): Promise<Omit<GeneratedFile, 'path' | 'format' | 'seed' | 'compressedBytes'>> {
   const noise = new NoiseGenerator(seed);
   const rng = new Rng(seed).fork('bench-times');
   let at: Micros = parseTime('2026-11-02T00:00:00Z');
@@ -104,12 +127,15 @@ async function generate(size: number, seed: number, sink: Sink): Promise<Omit<Ge
     // Noise requests spread over the stretch until noise is NOISE_SHARE of its events.
     const wanted = Math.round((stretch.events.length * NOISE_SHARE) / (1 - NOISE_SHARE));
     const span = stretch.end - at;
-    const times = Array.from({ length: Math.ceil(wanted / 2) }, () => at + rng.next() * span).sort((a, b) => a - b);
+    const times = Array.from({ length: Math.ceil(wanted / 2) }, () => at + rng.next() * span).sort(
+      (a, b) => a - b,
+    );
     let k = 0;
     let batch: AuditEvent[] = [];
     for (const t of times) {
       const stamp = fmtMicros(t);
-      while (k < stretch.events.length && stretch.events[k].stageTimestamp <= stamp) batch.push(stretch.events[k++]);
+      while (k < stretch.events.length && stretch.events[k].stageTimestamp <= stamp)
+        batch.push(stretch.events[k++]);
       const evs = noise.request(Math.round(t));
       noiseEvents += evs.length;
       batch.push(...evs);
@@ -139,7 +165,12 @@ async function main(argv: string[]): Promise<void> {
   };
   const formats = arg('format', 'jsonl,firehose').split(',') as BenchFormat[];
   for (const format of formats) {
-    const f = await ensureBenchFile({ size: parseSize(arg('size', '100MB')), format, seed: Number(arg('seed', '1')), log: (s) => process.stderr.write(`${s}\n`) });
+    const f = await ensureBenchFile({
+      size: parseSize(arg('size', '100MB')),
+      format,
+      seed: Number(arg('seed', '1')),
+      log: (s) => process.stderr.write(`${s}\n`),
+    });
     process.stdout.write(`${JSON.stringify(f)}\n`);
   }
 }

@@ -11,7 +11,19 @@ import { cpus } from 'os';
 import { ensureBenchFile, parseSize, sizeLabel, type BenchFormat, type GeneratedFile } from './generate';
 import { ratios, type Ratio } from './lib/ratios';
 import { scaleRuns, type ScaleRun } from './lib/scale-run';
-import { buildChildren, duckdbAvailable, ensureJq, floor, fullAnalyze, ingestOnly, jqPods, duckdbPods, zcatWc, ROOT, type Measurement } from './lib/tools';
+import {
+  buildChildren,
+  duckdbAvailable,
+  ensureJq,
+  floor,
+  fullAnalyze,
+  ingestOnly,
+  jqPods,
+  duckdbPods,
+  zcatWc,
+  ROOT,
+  type Measurement,
+} from './lib/tools';
 import { HAS_GNU_TIME } from './lib/measure';
 import { formatTable } from './lib/table';
 
@@ -63,7 +75,12 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
   for (const size of o.sizes) {
     for (const format of o.formats) {
       const file = await ensureBenchFile({ size, format, seed: o.seed, log: o.log });
-      const input = { path: file.path, format, uncompressedBytes: file.uncompressedBytes, events: file.events };
+      const input = {
+        path: file.path,
+        format,
+        uncompressedBytes: file.uncompressedBytes,
+        events: file.events,
+      };
       const ms: Measurement[] = [];
       const step = async (m: () => Promise<Measurement>): Promise<void> => {
         const r = await repeated(m, o.repeat ?? 1);
@@ -83,7 +100,16 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
   const scale = await scaleRuns(o.scale, o.log);
   mkdirSync(o.resultsDir, { recursive: true });
   const resultPath = path.join(o.resultsDir, `${startedAt.replace(/[:.]/g, '-')}.json`);
-  const result: BenchResult = { startedAt, node: process.version, cpus: cpus().length, rssSource: HAS_GNU_TIME ? 'gnu-time' : 'child-reported', skipped, files, scale, resultPath };
+  const result: BenchResult = {
+    startedAt,
+    node: process.version,
+    cpus: cpus().length,
+    rssSource: HAS_GNU_TIME ? 'gnu-time' : 'child-reported',
+    skipped,
+    files,
+    scale,
+    resultPath,
+  };
   writeFileSync(resultPath, `${JSON.stringify(result, null, 2)}\n`);
   return result;
 }
@@ -109,7 +135,9 @@ function parseArgs(argv: string[]): BenchOptions {
     const i = argv.indexOf(`--${f}`);
     return i >= 0 ? argv[i + 1] : undefined;
   };
-  const sizes = val('size') ? val('size')!.split(',').map(parseSize) : [parseSize('100MB'), ...(has('large') ? [parseSize('1GB')] : [])];
+  const sizes = val('size')
+    ? val('size')!.split(',').map(parseSize)
+    : [parseSize('100MB'), ...(has('large') ? [parseSize('1GB')] : [])];
   return {
     sizes,
     formats: (val('format') ?? 'jsonl,firehose').split(',') as BenchFormat[],
@@ -117,7 +145,10 @@ function parseArgs(argv: string[]): BenchOptions {
     repeat: Number(val('repeat') ?? '1'),
     peers: !has('no-peers'),
     zcat: !has('no-zcat'),
-    scale: (val('scale') ?? '100000,300000').split(',').map(Number).filter((n) => n > 0),
+    scale: (val('scale') ?? '100000,300000')
+      .split(',')
+      .map(Number)
+      .filter((n) => n > 0),
     resultsDir: val('results') ?? path.join(ROOT, 'bench', 'results'),
     log: (s) => process.stderr.write(`${s}\n`),
   };

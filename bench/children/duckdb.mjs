@@ -14,4 +14,11 @@ const sql = `SELECT count(*) AS records, count(*) FILTER (WHERE objectRef.resour
     maximum_object_size = 67108864)`;
 const rows = (await con.runAndReadAll(sql)).getRowObjects();
 const r = rows[0];
-process.stdout.write(JSON.stringify({ records: Number(r.records), pods: Number(r.pods), maxRssKB: process.resourceUsage().maxRSS, threads: Number(threads) }) + '\n');
+process.stdout.write(
+  JSON.stringify({
+    records: Number(r.records),
+    pods: Number(r.pods),
+    maxRssKB: process.resourceUsage().maxRSS,
+    threads: Number(threads),
+  }) + '\n',
+);

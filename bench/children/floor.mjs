@@ -14,4 +14,6 @@ for await (const chunk of gunzip) {
   // indexOf is a memchr: the cheapest way to find records without looking at them.
   for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
 }
-process.stdout.write(JSON.stringify({ records: lines, bytes, maxRssKB: process.resourceUsage().maxRSS }) + '\n');
+process.stdout.write(
+  JSON.stringify({ records: lines, bytes, maxRssKB: process.resourceUsage().maxRSS }) + '\n',
+);

@@ -10,7 +10,12 @@ async function main(file: string): Promise<void> {
   for await (const rec of ingest(listLocal(file), stats)) {
     if (rec) emitted++;
   }
-  const out = { records: stats.audit.read + stats.operator.read, emitted, bytes: stats.bytes.decompressed, maxRssKB: process.resourceUsage().maxRSS };
+  const out = {
+    records: stats.audit.read + stats.operator.read,
+    emitted,
+    bytes: stats.bytes.decompressed,
+    maxRssKB: process.resourceUsage().maxRSS,
+  };
   process.stdout.write(`${JSON.stringify(out)}\n`);
 }
 

@@ -39,20 +39,29 @@ async function templateFacts(): Promise<Fact[]> {
 
 /** One complete incarnation of broker 5 (created, deleted by koperator), offsets from its create. */
 function oneIncarnation(facts: Fact[]): { facts: PodWriteFact[]; name: string } {
-  const pods = facts.filter((f): f is PodWriteFact => f.type === 'pod' && (f.name ?? '').startsWith(`${TEMPLATE_CLUSTER}-5-`));
-  const names = [...new Set(pods.filter((f) => f.verb === 'create' && f.subresource === null).map((f) => f.name!))];
+  const pods = facts.filter(
+    (f): f is PodWriteFact => f.type === 'pod' && (f.name ?? '').startsWith(`${TEMPLATE_CLUSTER}-5-`),
+  );
+  const names = [
+    ...new Set(pods.filter((f) => f.verb === 'create' && f.subresource === null).map((f) => f.name!)),
+  ];
   const name = names[Math.min(3, names.length - 2)];
   // The create names no pod (generateName), so its response carries the name.
-  const creates = pods.filter((f) => f.verb === 'create' && f.subresource === null && JSON.stringify(f.response ?? '').includes(name));
+  const creates = pods.filter(
+    (f) => f.verb === 'create' && f.subresource === null && JSON.stringify(f.response ?? '').includes(name),
+  );
   return { facts: [...creates, ...pods.filter((f) => f.name === name && !creates.includes(f))], name };
 }
 
 function retarget(tpl: PodWriteFact[], cluster: string): PodWriteFact[] {
-  const text = JSON.stringify(tpl).replace(/banzaicloud\.com\/last-applied":"([^"]+)"/g, (_m, enc: string) => {
-    const d = decodeLastApplied(enc);
-    const obj = d.ok ? JSON.parse(JSON.stringify(d.value).split(TEMPLATE_CLUSTER).join(cluster)) : {};
-    return `${LAST_APPLIED_ANNOTATION}":"${encodeLastApplied(obj)}"`;
-  });
+  const text = JSON.stringify(tpl).replace(
+    /banzaicloud\.com\/last-applied":"([^"]+)"/g,
+    (_m, enc: string) => {
+      const d = decodeLastApplied(enc);
+      const obj = d.ok ? JSON.parse(JSON.stringify(d.value).split(TEMPLATE_CLUSTER).join(cluster)) : {};
+      return `${LAST_APPLIED_ANNOTATION}":"${encodeLastApplied(obj)}"`;
+    },
+  );
   return JSON.parse(text.split(TEMPLATE_CLUSTER).join(cluster)) as PodWriteFact[];
 }
 

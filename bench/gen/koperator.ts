@@ -38,9 +38,18 @@ export function koperatorStretch(seed: number, index: number, start: Micros): St
   // Different brokers loop in different stretches, as in a fleet.
   const brokerId = String(5 + (index % 5));
   const first = upscale(ctx, world.cluster(CLUSTERS.clickstream), brokerId, start + SEC);
-  let { end } = revertLoop(ctx, CLUSTERS.clickstream, brokerId, { createdAt: first.record.receivedAt, readyAt: first.readyAt }, LOOP_ITERATIONS, null);
+  let { end } = revertLoop(
+    ctx,
+    CLUSTERS.clickstream,
+    brokerId,
+    { createdAt: first.record.receivedAt, readyAt: first.readyAt },
+    LOOP_ITERATIONS,
+    null,
+  );
   if (index % 3 === 2) end = rollingUpgrade(world, end + 5 * SEC);
-  world.audit.sort((a, b) => (a.stageTimestamp < b.stageTimestamp ? -1 : a.stageTimestamp > b.stageTimestamp ? 1 : 0));
+  world.audit.sort((a, b) =>
+    a.stageTimestamp < b.stageTimestamp ? -1 : a.stageTimestamp > b.stageTimestamp ? 1 : 0,
+  );
   return { events: world.audit, end: end + MIN / 6 };
 }
 

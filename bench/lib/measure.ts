@@ -17,11 +17,18 @@ export interface RawRun {
 }
 
 /** `argv` under GNU time when present; stdout is captured (callers keep it small). */
-export function runMeasured(argv: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RawRun> {
+export function runMeasured(
+  argv: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<RawRun> {
   const cmd = HAS_GNU_TIME ? [GNU_TIME, '-v', ...argv] : argv;
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(cmd[0], cmd.slice(1), { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd[0], cmd.slice(1), {
+      cwd: opts.cwd,
+      env: opts.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));

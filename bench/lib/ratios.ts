@@ -21,7 +21,13 @@ export function ratios(ms: Measurement[]): Ratio[] {
   for (const a of ours) {
     for (const b of theirs) {
       const wallRatio = a.wallSeconds / b.wallSeconds;
-      out.push({ label: `${a.name.split(' (')[0]} / ${b.name.split(':')[0]}`, ours: a.name, theirs: b.name, wallRatio, speedup: 1 / wallRatio });
+      out.push({
+        label: `${a.name.split(' (')[0]} / ${b.name.split(':')[0]}`,
+        ours: a.name,
+        theirs: b.name,
+        wallRatio,
+        speedup: 1 / wallRatio,
+      });
     }
   }
   return out;

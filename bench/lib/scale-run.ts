@@ -22,9 +22,26 @@ const MAX_OLD_SPACE_MB = 12_000;
 export async function scaleRuns(counts: number[], log: (s: string) => void): Promise<ScaleRun[]> {
   const out: ScaleRun[] = [];
   for (const n of counts) {
-    const run = await runMeasured([process.execPath, `--max-old-space-size=${MAX_OLD_SPACE_MB}`, '--expose-gc', path.join(BUILD_DIR, 'scale.cjs'), String(n)]);
+    const run = await runMeasured([
+      process.execPath,
+      `--max-old-space-size=${MAX_OLD_SPACE_MB}`,
+      '--expose-gc',
+      path.join(BUILD_DIR, 'scale.cjs'),
+      String(n),
+    ]);
     if (run.code !== 0) {
-      out.push({ incarnations: n, facts: 0, buildSeconds: 0, analyzeSeconds: 0, heapAfterFactsMB: 0, heapPeakMB: 0, peakRssMB: run.peakRssMB, recreations: 0, loops: 0, error: run.stderr.slice(-500) });
+      out.push({
+        incarnations: n,
+        facts: 0,
+        buildSeconds: 0,
+        analyzeSeconds: 0,
+        heapAfterFactsMB: 0,
+        heapPeakMB: 0,
+        peakRssMB: run.peakRssMB,
+        recreations: 0,
+        loops: 0,
+        error: run.stderr.slice(-500),
+      });
       continue;
     }
     const j = lastJson(run.stdout) as unknown as Omit<ScaleRun, 'peakRssMB'> & { maxRssKB: number };

@@ -10,16 +10,26 @@ export function formatTable(r: BenchResult): string {
   for (const s of r.skipped) lines.push(`skipped: ${s}`);
   for (const f of r.files) {
     const mb = f.file.uncompressedBytes / 2 ** 20;
-    lines.push('', `${f.size} ${f.file.format}: ${mb.toFixed(0)} MB uncompressed, ${(f.file.compressedBytes / 2 ** 20).toFixed(1)} MB gzip, ${f.file.events} events (${((100 * f.file.noiseEvents) / f.file.events).toFixed(1)} % noise)`);
-    lines.push(`  ${pad('tool', 52)} ${pad('wall s', 8)} ${pad('MB/s', 8)} ${pad('records/s', 11)} peak RSS MB`);
+    lines.push(
+      '',
+      `${f.size} ${f.file.format}: ${mb.toFixed(0)} MB uncompressed, ${(f.file.compressedBytes / 2 ** 20).toFixed(1)} MB gzip, ${f.file.events} events (${((100 * f.file.noiseEvents) / f.file.events).toFixed(1)} % noise)`,
+    );
+    lines.push(
+      `  ${pad('tool', 52)} ${pad('wall s', 8)} ${pad('MB/s', 8)} ${pad('records/s', 11)} peak RSS MB`,
+    );
     for (const m of f.measurements) {
-      lines.push(`  ${pad(m.name, 52)} ${pad(m.wallSeconds.toFixed(2), 8)} ${pad(m.mbPerSecond.toFixed(1), 8)} ${pad(Math.round(m.recordsPerSecond).toString(), 11)} ${m.peakRssMB === null ? 'n/a' : m.peakRssMB.toFixed(0)}${m.note ? `   (${m.note})` : ''}`);
+      lines.push(
+        `  ${pad(m.name, 52)} ${pad(m.wallSeconds.toFixed(2), 8)} ${pad(m.mbPerSecond.toFixed(1), 8)} ${pad(Math.round(m.recordsPerSecond).toString(), 11)} ${m.peakRssMB === null ? 'n/a' : m.peakRssMB.toFixed(0)}${m.note ? `   (${m.note})` : ''}`,
+      );
     }
-    for (const x of f.ratios) lines.push(`  ${pad(x.label, 52)} ${x.wallRatio.toFixed(2)}x wall (${x.speedup.toFixed(2)}x speed-up)`);
+    for (const x of f.ratios)
+      lines.push(`  ${pad(x.label, 52)} ${x.wallRatio.toFixed(2)}x wall (${x.speedup.toFixed(2)}x speed-up)`);
   }
   if (r.scale.length > 0) lines.push('', 'analysis scale (analyzeFacts alone, synthetic fleet):');
   for (const s of r.scale) {
-    lines.push(`  ${pad(`${s.incarnations} incarnations, ${s.facts} facts`, 52)} build ${s.buildSeconds.toFixed(1)} s, analyze ${s.analyzeSeconds.toFixed(1)} s, peak RSS ${s.peakRssMB?.toFixed(0) ?? 'n/a'} MB, heap after facts ${s.heapAfterFactsMB.toFixed(0)} MB, heap peak ${s.heapPeakMB.toFixed(0)} MB, ${s.recreations} recreations, ${s.loops} loops${s.error ? ` ERROR ${s.error}` : ''}`);
+    lines.push(
+      `  ${pad(`${s.incarnations} incarnations, ${s.facts} facts`, 52)} build ${s.buildSeconds.toFixed(1)} s, analyze ${s.analyzeSeconds.toFixed(1)} s, peak RSS ${s.peakRssMB?.toFixed(0) ?? 'n/a'} MB, heap after facts ${s.heapAfterFactsMB.toFixed(0)} MB, heap peak ${s.heapPeakMB.toFixed(0)} MB, ${s.recreations} recreations, ${s.loops} loops${s.error ? ` ERROR ${s.error}` : ''}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -22,9 +22,15 @@ export const BUILD_DIR = path.join(ROOT, 'bench', 'data', 'build');
 
 /** Bundles the TypeScript children like dist/cli.js is bundled, and builds the CLI itself. */
 export async function buildChildren(): Promise<void> {
-  execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build-cli.mjs')], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build-cli.mjs')], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   await build({
-    entryPoints: { ingest: path.join(ROOT, 'bench', 'children', 'ingest.ts'), scale: path.join(ROOT, 'bench', 'children', 'scale.ts') },
+    entryPoints: {
+      ingest: path.join(ROOT, 'bench', 'children', 'ingest.ts'),
+      scale: path.join(ROOT, 'bench', 'children', 'scale.ts'),
+    },
     outdir: BUILD_DIR,
     outExtension: { '.js': '.cjs' },
     bundle: true,
@@ -39,11 +45,30 @@ export function hasCommand(cmd: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 }
 
-function measurement(name: string, file: string, format: string, run: RawRun, bytes: number, records: number, childRssKB?: unknown, note?: string): Measurement {
+function measurement(
+  name: string,
+  file: string,
+  format: string,
+  run: RawRun,
+  bytes: number,
+  records: number,
+  childRssKB?: unknown,
+  note?: string,
+): Measurement {
   if (run.code !== 0) throw new Error(`${name} exited ${run.code}: ${run.stderr.slice(-2000)}`);
   const mb = bytes / 2 ** 20;
   const peakRssMB = run.peakRssMB ?? (typeof childRssKB === 'number' ? childRssKB / 1024 : null);
-  return { name, file, format, wallSeconds: run.wallSeconds, mbPerSecond: mb / run.wallSeconds, recordsPerSecond: records / run.wallSeconds, records, peakRssMB, ...(note ? { note } : {}) };
+  return {
+    name,
+    file,
+    format,
+    wallSeconds: run.wallSeconds,
+    mbPerSecond: mb / run.wallSeconds,
+    recordsPerSecond: records / run.wallSeconds,
+    records,
+    peakRssMB,
+    ...(note ? { note } : {}),
+  };
 }
 
 export interface Input {
@@ -54,46 +79,126 @@ export interface Input {
 }
 
 export async function floor(f: Input): Promise<Measurement> {
-  const run = await runMeasured([process.execPath, path.join(ROOT, 'bench', 'children', 'floor.mjs'), f.path]);
+  const run = await runMeasured([
+    process.execPath,
+    path.join(ROOT, 'bench', 'children', 'floor.mjs'),
+    f.path,
+  ]);
   const out = lastJson(run.stdout);
   // The floor counts newlines; in Firehose objects a record is not a line, so use the file's event count.
-  return measurement('floor: node gunzip + count newlines', f.path, f.format, run, f.uncompressedBytes, f.events, out.maxRssKB);
+  return measurement(
+    'floor: node gunzip + count newlines',
+    f.path,
+    f.format,
+    run,
+    f.uncompressedBytes,
+    f.events,
+    out.maxRssKB,
+  );
 }
 
 export async function zcatWc(f: Input): Promise<Measurement> {
   const run = await runMeasured(['sh', '-c', 'zcat "$1" | wc -l', 'sh', f.path]);
-  return measurement('zcat | wc -l', f.path, f.format, run, f.uncompressedBytes, f.events, undefined, 'peak RSS is the largest process of the pipeline');
+  return measurement(
+    'zcat | wc -l',
+    f.path,
+    f.format,
+    run,
+    f.uncompressedBytes,
+    f.events,
+    undefined,
+    'peak RSS is the largest process of the pipeline',
+  );
 }
 
 export async function ingestOnly(f: Input): Promise<Measurement> {
   const run = await runMeasured([process.execPath, path.join(BUILD_DIR, 'ingest.cjs'), f.path]);
   const out = lastJson(run.stdout);
-  return measurement('koperator-audit ingest (count records)', f.path, f.format, run, f.uncompressedBytes, Number(out.records), out.maxRssKB, `${String(out.emitted)} relevant records emitted`);
+  return measurement(
+    'koperator-audit ingest (count records)',
+    f.path,
+    f.format,
+    run,
+    f.uncompressedBytes,
+    Number(out.records),
+    out.maxRssKB,
+    `${String(out.emitted)} relevant records emitted`,
+  );
 }
 
 export async function fullAnalyze(f: Input): Promise<Measurement> {
-  const run = await runMeasured([process.execPath, path.join(ROOT, 'dist', 'cli.js'), 'analyze', '--input', f.path, '--format', 'json']);
-  const doc = JSON.parse(run.code === 0 ? run.stdout : '{}') as { summary?: { audit?: { read?: number }; recreations?: number; loops?: number } };
+  const run = await runMeasured([
+    process.execPath,
+    path.join(ROOT, 'dist', 'cli.js'),
+    'analyze',
+    '--input',
+    f.path,
+    '--format',
+    'json',
+  ]);
+  const doc = JSON.parse(run.code === 0 ? run.stdout : '{}') as {
+    summary?: { audit?: { read?: number }; recreations?: number; loops?: number };
+  };
   const s = doc.summary ?? {};
-  return measurement('koperator-audit analyze (ingest+project+analyze)', f.path, f.format, run, f.uncompressedBytes, s.audit?.read ?? 0, undefined, `${s.recreations ?? 0} recreations, ${s.loops ?? 0} loops`);
+  return measurement(
+    'koperator-audit analyze (ingest+project+analyze)',
+    f.path,
+    f.format,
+    run,
+    f.uncompressedBytes,
+    s.audit?.read ?? 0,
+    undefined,
+    `${s.recreations ?? 0} recreations, ${s.loops ?? 0} loops`,
+  );
 }
 
 export async function jqPods(f: Input): Promise<Measurement> {
-  const run = await runMeasured(['sh', '-c', `zcat "$1" | jq -c 'select(.objectRef.resource=="pods")' | wc -l`, 'sh', f.path]);
-  return measurement('zcat | jq -c select(pods)', f.path, f.format, run, f.uncompressedBytes, f.events, undefined, `${run.stdout.trim()} pod events; peak RSS is jq's (largest in the pipeline)`);
+  const run = await runMeasured([
+    'sh',
+    '-c',
+    `zcat "$1" | jq -c 'select(.objectRef.resource=="pods")' | wc -l`,
+    'sh',
+    f.path,
+  ]);
+  return measurement(
+    'zcat | jq -c select(pods)',
+    f.path,
+    f.format,
+    run,
+    f.uncompressedBytes,
+    f.events,
+    undefined,
+    `${run.stdout.trim()} pod events; peak RSS is jq's (largest in the pipeline)`,
+  );
 }
 
 export async function duckdbPods(f: Input): Promise<Measurement> {
-  const run = await runMeasured([process.execPath, path.join(ROOT, 'bench', 'children', 'duckdb.mjs'), f.path, '1']);
+  const run = await runMeasured([
+    process.execPath,
+    path.join(ROOT, 'bench', 'children', 'duckdb.mjs'),
+    f.path,
+    '1',
+  ]);
   const out = lastJson(run.stdout);
-  return measurement('duckdb read_json + filter (threads=1)', f.path, f.format, run, f.uncompressedBytes, Number(out.records), out.maxRssKB, `${String(out.pods)} pod events`);
+  return measurement(
+    'duckdb read_json + filter (threads=1)',
+    f.path,
+    f.format,
+    run,
+    f.uncompressedBytes,
+    Number(out.records),
+    out.maxRssKB,
+    `${String(out.pods)} pod events`,
+  );
 }
 
 /** jq from Debian when missing; null when it is there, else why it is not. */
 export function ensureJq(log: (s: string) => void): string | null {
   if (hasCommand('jq')) return null;
   log('jq is missing: trying `apt-get install -y jq`…');
-  const r = spawnSync('sh', ['-c', 'apt-get install -y jq || (apt-get update && apt-get install -y jq)'], { stdio: 'ignore' });
+  const r = spawnSync('sh', ['-c', 'apt-get install -y jq || (apt-get update && apt-get install -y jq)'], {
+    stdio: 'ignore',
+  });
   if (r.status === 0 && hasCommand('jq')) return null;
   return 'jq is not installed and `apt-get install -y jq` failed (no root or no network?): the jq peer is skipped';
 }

@@ -7,7 +7,6 @@ import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { buildS3Notification } from './s3-events';
 import type { S3Location } from './s3-source';
 
-
 export interface ListedObject {
   bucket: string;
   key: string;

@@ -40,7 +40,8 @@ export function applyJsonPatch(obj: unknown, ops: unknown): ApplyResult {
       const op = patch[i];
       if (op.op === 'copy') {
         copied += JSON.stringify(getValueByPointer(doc, op.from) ?? null).length;
-        if (copied > MAX_COPIED_BYTES) return { ok: false, reason: `JSON patch copies more than ${MAX_COPIED_BYTES} bytes` };
+        if (copied > MAX_COPIED_BYTES)
+          return { ok: false, reason: `JSON patch copies more than ${MAX_COPIED_BYTES} bytes` };
       }
       // validate=true rejects unresolvable paths and bad ops; prototype keys stay banned.
       doc = applyOperation(doc, op, true, true, true, i).newDocument;

@@ -13,8 +13,7 @@ export const DEFAULT_MAX_DECODED_BYTES = 4 * 1024 * 1024;
 export type LastAppliedEncoding = 'zip' | 'base64-json' | 'json';
 
 export type DecodedLastApplied =
-  | { ok: true; value: Record<string, unknown>; encoding: LastAppliedEncoding }
-  | { ok: false; reason: string };
+  { ok: true; value: Record<string, unknown>; encoding: LastAppliedEncoding } | { ok: false; reason: string };
 
 const ZIP_LOCAL = 0x04034b50;
 const ZIP_CENTRAL = 0x02014b50;
@@ -24,7 +23,8 @@ export function decodeLastApplied(
   annotation: string,
   maxBytes: number = DEFAULT_MAX_DECODED_BYTES,
 ): DecodedLastApplied {
-  if (typeof annotation !== 'string' || annotation.length === 0) return { ok: false, reason: 'empty annotation' };
+  if (typeof annotation !== 'string' || annotation.length === 0)
+    return { ok: false, reason: 'empty annotation' };
   const trimmed = annotation.trim();
   if (trimmed.startsWith('{')) return parseObject(Buffer.from(trimmed, 'utf8'), 'json', maxBytes);
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(trimmed)) return { ok: false, reason: 'not base64, not JSON' };

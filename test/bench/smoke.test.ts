@@ -14,7 +14,16 @@ describe('bench harness (smoke)', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'bench-smoke-'));
-    result = await runBench({ sizes: [2 * 1024 * 1024], formats: ['jsonl', 'firehose'], seed: 7, peers: false, zcat: false, scale: [400], resultsDir: dir, log: () => {} });
+    result = await runBench({
+      sizes: [2 * 1024 * 1024],
+      formats: ['jsonl', 'firehose'],
+      seed: 7,
+      peers: false,
+      zcat: false,
+      scale: [400],
+      resultsDir: dir,
+      log: () => {},
+    });
   });
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -29,7 +38,11 @@ describe('bench harness (smoke)', () => {
     for (const f of result.files) {
       expect(f.file.events).toBeGreaterThan(1000);
       expect(f.file.noiseEvents / f.file.events).toBeGreaterThan(0.7);
-      expect(f.measurements.map((m) => m.name.split(' ')[0])).toEqual(['floor:', 'koperator-audit', 'koperator-audit']);
+      expect(f.measurements.map((m) => m.name.split(' ')[0])).toEqual([
+        'floor:',
+        'koperator-audit',
+        'koperator-audit',
+      ]);
       for (const m of f.measurements) {
         expect(m.records).toBeGreaterThan(0);
         expect(m.wallSeconds).toBeGreaterThan(0);

@@ -24,7 +24,8 @@ function downstream(records: readonly LogRecord[]): { facts: Fact[]; recreations
   const facts = records.map(projectRecord).filter((f): f is Fact => f !== null);
   const result = analyzeFacts(facts, defaultAnalysisOptions());
   const doc = { recreations: result.recreations, loops: result.loops, summary: {} };
-  for (const format of REPORT_FORMATS) renderReport(doc, format, { color: false, generatedAt: '2026-11-02T12:00:00Z' });
+  for (const format of REPORT_FORMATS)
+    renderReport(doc, format, { color: false, generatedAt: '2026-11-02T12:00:00Z' });
   return { facts, recreations: result.recreations.length };
 }
 
@@ -63,17 +64,25 @@ describe('random bytes', () => {
     // starts as binary is rightly set aside whole.
     const head = validEvents('h', 16);
     const tail = validEvents('t', 4);
-    const junkLine = fc.uint8Array({ minLength: 1, maxLength: 512 }).map((b) => Buffer.from(b.filter((x) => x !== 0x0a)));
+    const junkLine = fc
+      .uint8Array({ minLength: 1, maxLength: 512 })
+      .map((b) => Buffer.from(b.filter((x) => x !== 0x0a)));
     await fc.assert(
       fc.asyncProperty(fc.array(junkLine, { minLength: 1, maxLength: 8 }), async (junk) => {
-        const body = Buffer.concat([Buffer.from(jsonLines(head)), ...junk.flatMap((j) => [j, Buffer.from('\n')]), Buffer.from(jsonLines(tail))]);
+        const body = Buffer.concat([
+          Buffer.from(jsonLines(head)),
+          ...junk.flatMap((j) => [j, Buffer.from('\n')]),
+          Buffer.from(jsonLines(tail)),
+        ]);
         const { ids, stats } = await readBytes(body);
         expect(ids).toEqual([...head, ...tail].map((e) => e.auditID));
         expect(stats.files.errors).toBe(0);
         // Nothing vanishes silently: unless every junk line is blank (whitespace/NUL), something
         // is counted (an unclosed `{` may swallow following junk lines into one skipped record).
-        const blank = (j: Buffer): boolean => j.every((b) => b === 0x20 || b === 0x09 || b === 0x0d || b === 0);
-        if (!junk.every(blank)) expect(totalSkipped(stats) + stats.audit.read - ids.length).toBeGreaterThan(0);
+        const blank = (j: Buffer): boolean =>
+          j.every((b) => b === 0x20 || b === 0x09 || b === 0x0d || b === 0);
+        if (!junk.every(blank))
+          expect(totalSkipped(stats) + stats.audit.read - ids.length).toBeGreaterThan(0);
       }),
       { seed: SEED, numRuns: 200 },
     );
@@ -151,8 +160,15 @@ describe('deeply nested JSON (100k levels) between two valid records', () => {
 
 describe('over-long lines', () => {
   it('a single 20 MB line (over the 8 MiB default cap) is counted as line-too-long; the records around it are read', async () => {
-    const huge = JSON.stringify({ ...deleteEvent('huge'), requestObject: { pad: 'x'.repeat(20 * 1024 * 1024) } });
-    const body = Buffer.concat([Buffer.from(jsonLines([deleteEvent('before')])), Buffer.from(huge + '\n'), Buffer.from(jsonLines([deleteEvent('after')]))]);
+    const huge = JSON.stringify({
+      ...deleteEvent('huge'),
+      requestObject: { pad: 'x'.repeat(20 * 1024 * 1024) },
+    });
+    const body = Buffer.concat([
+      Buffer.from(jsonLines([deleteEvent('before')])),
+      Buffer.from(huge + '\n'),
+      Buffer.from(jsonLines([deleteEvent('after')])),
+    ]);
     const before = process.memoryUsage().rss;
     const { ids, stats } = await readBytes(body);
     expect(ids).toEqual(['before', 'after']);
@@ -174,7 +190,8 @@ describe('over-long lines', () => {
 describe('NUL bytes and invalid UTF-8 inside lines', () => {
   const line = JSON.stringify(deleteEvent('mid'));
   const at = line.indexOf('bob@');
-  const splice = (bytes: number[]): Buffer => Buffer.concat([Buffer.from(line.slice(0, at)), Buffer.from(bytes), Buffer.from(line.slice(at))]);
+  const splice = (bytes: number[]): Buffer =>
+    Buffer.concat([Buffer.from(line.slice(0, at)), Buffer.from(bytes), Buffer.from(line.slice(at))]);
   it.each([
     // A raw control character inside a JSON string is invalid JSON: the record is skipped.
     ['a NUL inside a string', splice([0x00]), false],
@@ -184,7 +201,12 @@ describe('NUL bytes and invalid UTF-8 inside lines', () => {
     ['a lone continuation byte and a truncated sequence', splice([0x80, 0xe2, 0x82]), true],
     ['an overlong encoding of "/"', splice([0xc0, 0xaf]), true],
   ])('%s: no throw, neighbours read, the line read or counted', async (_label, bad, readable) => {
-    const body = Buffer.concat([Buffer.from(jsonLines([deleteEvent('before')])), bad, Buffer.from('\n'), Buffer.from(jsonLines([deleteEvent('after')]))]);
+    const body = Buffer.concat([
+      Buffer.from(jsonLines([deleteEvent('before')])),
+      bad,
+      Buffer.from('\n'),
+      Buffer.from(jsonLines([deleteEvent('after')])),
+    ]);
     const { ids, stats, records } = await readBytes(body);
     expect(ids).toEqual(readable ? ['before', 'mid', 'after'] : ['before', 'after']);
     expect(totalSkipped(stats)).toBe(readable ? 0 : 1);
@@ -194,7 +216,11 @@ describe('NUL bytes and invalid UTF-8 inside lines', () => {
   it('NUL padding between records (a crashed writer) is passed over', async () => {
     // After the first 4 KB: binary detection samples the start of the object (see SECURITY.md).
     const head = validEvents('h', 16);
-    const body = Buffer.concat([Buffer.from(jsonLines(head)), Buffer.alloc(4096), Buffer.from('\n' + jsonLines([deleteEvent('after')]))]);
+    const body = Buffer.concat([
+      Buffer.from(jsonLines(head)),
+      Buffer.alloc(4096),
+      Buffer.from('\n' + jsonLines([deleteEvent('after')])),
+    ]);
     const { ids, stats } = await readBytes(body);
     expect(ids).toEqual([...head.map((e) => e.auditID), 'after']);
     expect(stats.files.errors).toBe(0);
@@ -205,7 +231,9 @@ describe('NUL bytes and invalid UTF-8 inside lines', () => {
 function pathsOf(v: unknown, depth: number, prefix: (string | number)[] = []): (string | number)[][] {
   if (depth === 0 || typeof v !== 'object' || v === null) return [];
   const out: (string | number)[][] = [];
-  const entries: [string | number, unknown][] = Array.isArray(v) ? v.map((x, i) => [i, x]) : Object.entries(v);
+  const entries: [string | number, unknown][] = Array.isArray(v)
+    ? v.map((x, i) => [i, x])
+    : Object.entries(v);
   for (const [k, child] of entries) {
     const p = [...prefix, k];
     out.push(p, ...pathsOf(child, depth - 1, p));
@@ -257,33 +285,50 @@ describe('wrong types in every field of an audit event', () => {
     ['number namespace', 0, ['objectRef', 'namespace'], 7],
     ['string response code', 0, ['responseStatus', 'code'], '201'],
     ['array of annotations', 0, ['annotations'], ['a']],
-    ['number last-applied annotation', 0, ['requestObject', 'metadata', 'annotations', 'banzaicloud.com/last-applied'], 12],
+    [
+      'number last-applied annotation',
+      0,
+      ['requestObject', 'metadata', 'annotations', 'banzaicloud.com/last-applied'],
+      12,
+    ],
     ['object where containers belong', 4, ['responseObject', 'spec', 'containers'], { name: 'kafka' }],
     ['number where env belongs', 2, ['responseObject', 'spec', 'containers', 0, 'env'], 5],
-    ['string webhook patch', 0, ['annotations', 'patch.webhook.admission.k8s.io/round_0_index_0'], '{"patch":"not a list"}'],
-  ])('%s: read, projected and analysed without a throw; the other events still read', async (_label, index, path, value) => {
-    const events = structuredClone(base);
-    setAt(events[index], path, value);
-    const { ids, records } = await readBytes(Buffer.from(jsonLines(events)));
-    const others = base.filter((_, i) => i !== index).map((e) => e.auditID);
-    expect(ids.filter((id) => id !== base[index].auditID)).toEqual(others);
-    expect(() => downstream(records)).not.toThrow();
-  });
+    [
+      'string webhook patch',
+      0,
+      ['annotations', 'patch.webhook.admission.k8s.io/round_0_index_0'],
+      '{"patch":"not a list"}',
+    ],
+  ])(
+    '%s: read, projected and analysed without a throw; the other events still read',
+    async (_label, index, path, value) => {
+      const events = structuredClone(base);
+      setAt(events[index], path, value);
+      const { ids, records } = await readBytes(Buffer.from(jsonLines(events)));
+      const others = base.filter((_, i) => i !== index).map((e) => e.auditID);
+      expect(ids.filter((id) => id !== base[index].auditID)).toEqual(others);
+      expect(() => downstream(records)).not.toThrow();
+    },
+  );
 
   it('property: any field of any event set to any hostile value', async () => {
     const targets = base.flatMap((e, index) => pathsOf(e, 7).map((path) => ({ index, path })));
     expect(targets.length).toBeGreaterThan(200);
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...targets), fc.constantFrom(...HOSTILE_VALUES), async ({ index, path }, value) => {
-        const events = structuredClone(base);
-        setAt(events[index], path, value);
-        const { ids, records } = await readBytes(Buffer.from(jsonLines(events)));
-        // The mutated event may be skipped (or its auditID changed); every other one is read, in order.
-        const others = base.filter((_, i) => i !== index).map((e) => e.auditID);
-        expect(ids.filter((id) => others.includes(id))).toEqual(others);
-        downstream(records);
-        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...targets),
+        fc.constantFrom(...HOSTILE_VALUES),
+        async ({ index, path }, value) => {
+          const events = structuredClone(base);
+          setAt(events[index], path, value);
+          const { ids, records } = await readBytes(Buffer.from(jsonLines(events)));
+          // The mutated event may be skipped (or its auditID changed); every other one is read, in order.
+          const others = base.filter((_, i) => i !== index).map((e) => e.auditID);
+          expect(ids.filter((id) => others.includes(id))).toEqual(others);
+          downstream(records);
+          expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+        },
+      ),
       { seed: SEED, numRuns: 400 },
     );
   });
@@ -311,7 +356,13 @@ describe('hostile webhook patches in the admission annotations', () => {
   function withPatch(ops: unknown): AuditEvent[] {
     const events = revertLoopEvents();
     for (const e of events) {
-      if (e.annotations?.[PATCH_KEY]) e.annotations[PATCH_KEY] = JSON.stringify({ configuration: 'scaler', webhook: WEBHOOK, patch: ops, patchType: 'JSONPatch' });
+      if (e.annotations?.[PATCH_KEY])
+        e.annotations[PATCH_KEY] = JSON.stringify({
+          configuration: 'scaler',
+          webhook: WEBHOOK,
+          patch: ops,
+          patchType: 'JSONPatch',
+        });
     }
     return events;
   }
@@ -319,7 +370,10 @@ describe('hostile webhook patches in the admission annotations', () => {
   it.each([
     ['a __proto__ path', [{ op: 'add', path: '/__proto__/polluted', value: 'yes' }]],
     ['a constructor.prototype path', [{ op: 'add', path: '/constructor/prototype/polluted', value: 'yes' }]],
-    ['a __proto__ path inside a container', [{ op: 'replace', path: '/spec/containers/0/__proto__/polluted', value: 'yes' }]],
+    [
+      'a __proto__ path inside a container',
+      [{ op: 'replace', path: '/spec/containers/0/__proto__/polluted', value: 'yes' }],
+    ],
     ['an index far past the end', [{ op: 'add', path: '/spec/containers/99999999', value: {} }]],
     ['moving a value into itself', [{ op: 'move', from: '/spec', path: '/spec/x' }]],
     ['removing the root', [{ op: 'remove', path: '/' }]],
@@ -334,7 +388,10 @@ describe('hostile webhook patches in the admission annotations', () => {
 
   it('40 `copy` ops that double the pod each time (a 2 KB annotation, 2^40 expansion) are refused within bounds', async () => {
     const ops = Array.from({ length: 40 }, (_, i) => ({ op: 'copy', from: '/spec', path: `/spec/a${i}` }));
-    expect(applyJsonPatch({ spec: { x: 'y'.repeat(100) } }, ops)).toEqual({ ok: false, reason: `JSON patch copies more than ${MAX_COPIED_BYTES} bytes` });
+    expect(applyJsonPatch({ spec: { x: 'y'.repeat(100) } }, ops)).toEqual({
+      ok: false,
+      reason: `JSON patch copies more than ${MAX_COPIED_BYTES} bytes`,
+    });
     const { records } = await readBytes(Buffer.from(jsonLines(withPatch(ops))));
     const before = process.memoryUsage().rss;
     const started = Date.now();
@@ -345,7 +402,10 @@ describe('hostile webhook patches in the admission annotations', () => {
 
   it('a few small copies (as a real webhook might do) still apply', () => {
     const ops = [{ op: 'copy', from: '/metadata/labels/app', path: '/metadata/labels/app-copy' }];
-    expect(applyJsonPatch({ metadata: { labels: { app: 'kafka' } } }, ops)).toEqual({ ok: true, value: { metadata: { labels: { app: 'kafka', 'app-copy': 'kafka' } } } });
+    expect(applyJsonPatch({ metadata: { labels: { app: 'kafka' } } }, ops)).toEqual({
+      ok: true,
+      value: { metadata: { labels: { app: 'kafka', 'app-copy': 'kafka' } } },
+    });
   });
 });
 
@@ -373,18 +433,27 @@ describe('a gzip bomb as an input object', () => {
     ['NUL bytes', 0x00, 0],
     ['one endless line of `[`', 0x5b, 1],
     ['one endless text line', 0x61, 1],
-  ])('256 MiB of %s from a small gzip: streamed in bounded memory, the records around it read', async (_label, fill, skips) => {
-    const head = jsonLines(validEvents('h', 20));
-    const gz = await compressed(createGzip({ level: 9 }), fill, 256 * 1024 * 1024, head, '\n' + jsonLines([deleteEvent('after')]));
-    expect(gz.length).toBeLessThan(1024 * 1024);
-    const before = process.memoryUsage().rss;
-    const { ids, stats } = await readBytes(gz);
-    expect(ids).toEqual([...validEvents('h', 20).map((e) => e.auditID), 'after']);
-    expect(stats.bytes.decompressed).toBeGreaterThan(256 * 1024 * 1024);
-    expect(stats.files.errors).toBe(0);
-    expect(totalSkipped(stats)).toBe(skips);
-    expect(process.memoryUsage().rss - before).toBeLessThan(300 * 1024 * 1024);
-  });
+  ])(
+    '256 MiB of %s from a small gzip: streamed in bounded memory, the records around it read',
+    async (_label, fill, skips) => {
+      const head = jsonLines(validEvents('h', 20));
+      const gz = await compressed(
+        createGzip({ level: 9 }),
+        fill,
+        256 * 1024 * 1024,
+        head,
+        '\n' + jsonLines([deleteEvent('after')]),
+      );
+      expect(gz.length).toBeLessThan(1024 * 1024);
+      const before = process.memoryUsage().rss;
+      const { ids, stats } = await readBytes(gz);
+      expect(ids).toEqual([...validEvents('h', 20).map((e) => e.auditID), 'after']);
+      expect(stats.bytes.decompressed).toBeGreaterThan(256 * 1024 * 1024);
+      expect(stats.files.errors).toBe(0);
+      expect(totalSkipped(stats)).toBe(skips);
+      expect(process.memoryUsage().rss - before).toBeLessThan(300 * 1024 * 1024);
+    },
+  );
 });
 
 /** A zip archive (as objectmatcher writes it) whose entries hold `data`, deflated or stored, with declared sizes. */
@@ -449,21 +518,75 @@ describe('hostile last-applied annotations', () => {
 
   const good = Buffer.from(encodeLastApplied({ spec: { containers: [{ name: 'kafka' }] } }), 'base64');
   it.each([
-    ['a zip with 20,000 entries, none named original', zipOf(Array.from({ length: 20_000 }, (_, i) => ({ name: `e${i}`, data: Buffer.from('{}'), method: 0 as const, size: 2 }))), /no entry named original/],
+    [
+      'a zip with 20,000 entries, none named original',
+      zipOf(
+        Array.from({ length: 20_000 }, (_, i) => ({
+          name: `e${i}`,
+          data: Buffer.from('{}'),
+          method: 0 as const,
+          size: 2,
+        })),
+      ),
+      /no entry named original/,
+    ],
     [
       'a zip with 20,000 entries, original last',
       zipOf([
-        ...Array.from({ length: 19_999 }, (_, i) => ({ name: `e${i}`, data: Buffer.from('{}'), method: 0 as const, size: 2 })),
+        ...Array.from({ length: 19_999 }, (_, i) => ({
+          name: `e${i}`,
+          data: Buffer.from('{}'),
+          method: 0 as const,
+          size: 2,
+        })),
         { name: 'original', data: deflateRawSync('{"spec":{}}'), method: 8 as const, size: 11 },
       ]),
       null,
     ],
-    ['a stored (uncompressed) entry over the cap', zipOf([{ name: 'original', data: Buffer.alloc(5 * 1024 * 1024, 0x20), method: 0, size: 5 * 1024 * 1024 }]), /past|over/],
-    ['an unsupported compression method', zipOf([{ name: 'original', data: Buffer.from('{}'), method: 12 as 0, size: 2 }]), /unsupported/],
-    ['base64 that is not a zip', Buffer.from('this is not json, not a zip \u0000\u0001\u0002'), /invalid JSON|not a JSON object/],
-    ['a central directory pointing past the end', (() => { const z = Buffer.from(good); z.writeUInt32LE(0x7fffffff, z.length - 6); return z; })(), /./],
-    ['a forged entry count of 65535', (() => { const z = Buffer.from(good); z.writeUInt16LE(0xffff, z.length - 12); return z; })(), null],
-    ['a local header offset past the end', (() => { const z = Buffer.from(good); z.writeUInt32LE(0x7ffffff0, z.length - 22 - 'original'.length - 4); return z; })(), /corrupt local header/],
+    [
+      'a stored (uncompressed) entry over the cap',
+      zipOf([
+        { name: 'original', data: Buffer.alloc(5 * 1024 * 1024, 0x20), method: 0, size: 5 * 1024 * 1024 },
+      ]),
+      /past|over/,
+    ],
+    [
+      'an unsupported compression method',
+      zipOf([{ name: 'original', data: Buffer.from('{}'), method: 12 as 0, size: 2 }]),
+      /unsupported/,
+    ],
+    [
+      'base64 that is not a zip',
+      Buffer.from('this is not json, not a zip \u0000\u0001\u0002'),
+      /invalid JSON|not a JSON object/,
+    ],
+    [
+      'a central directory pointing past the end',
+      (() => {
+        const z = Buffer.from(good);
+        z.writeUInt32LE(0x7fffffff, z.length - 6);
+        return z;
+      })(),
+      /./,
+    ],
+    [
+      'a forged entry count of 65535',
+      (() => {
+        const z = Buffer.from(good);
+        z.writeUInt16LE(0xffff, z.length - 12);
+        return z;
+      })(),
+      null,
+    ],
+    [
+      'a local header offset past the end',
+      (() => {
+        const z = Buffer.from(good);
+        z.writeUInt32LE(0x7ffffff0, z.length - 22 - 'original'.length - 4);
+        return z;
+      })(),
+      /corrupt local header/,
+    ],
   ])('%s: answered without a throw', (_label, zip, reason) => {
     const started = Date.now();
     const d = decodeLastApplied(zip.toString('base64'));

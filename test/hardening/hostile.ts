@@ -26,7 +26,11 @@ export interface ReadResult {
  * Everything one object yields through ingest() (reader and de-duplication), which never
  * throws by contract: a throw fails the caller's test.
  */
-export async function readBytes(bytes: Buffer | Uint8Array, opts: IngestOptions = {}, name = 'mem'): Promise<ReadResult> {
+export async function readBytes(
+  bytes: Buffer | Uint8Array,
+  opts: IngestOptions = {},
+  name = 'mem',
+): Promise<ReadResult> {
   const stats = createIngestStats();
   const records: LogRecord[] = [];
   async function* one(): AsyncGenerator<SourceObject> {
@@ -65,13 +69,26 @@ export function jsonLines(values: readonly unknown[]): string {
 
 type Json = Record<string, unknown>;
 
-function brokerPod(name: string, uid: string, cpu: string, lastApplied?: string): { request: Json; response: Json } {
+function brokerPod(
+  name: string,
+  uid: string,
+  cpu: string,
+  lastApplied?: string,
+): { request: Json; response: Json } {
   const desired = {
     metadata: {
       generateName: 'c-0-',
       namespace: 'kafka',
       labels: { app: 'kafka', kafka_cr: 'c', brokerId: '0' },
-      ownerReferences: [{ apiVersion: 'kafka.banzaicloud.io/v1beta1', kind: 'KafkaCluster', name: 'c', uid: 'kc-1', controller: true }],
+      ownerReferences: [
+        {
+          apiVersion: 'kafka.banzaicloud.io/v1beta1',
+          kind: 'KafkaCluster',
+          name: 'c',
+          uid: 'kc-1',
+          controller: true,
+        },
+      ],
     },
     spec: {
       containers: [
@@ -85,8 +102,16 @@ function brokerPod(name: string, uid: string, cpu: string, lastApplied?: string)
     },
   };
   const annotations = { [LAST_APPLIED_ANNOTATION]: lastApplied ?? encodeLastApplied(desired) };
-  const request: Json = { kind: 'Pod', apiVersion: 'v1', ...desired, metadata: { ...desired.metadata, annotations } };
-  const response = JSON.parse(JSON.stringify(request)) as { metadata: Json; spec: { containers: { resources: { requests: Json } }[] } };
+  const request: Json = {
+    kind: 'Pod',
+    apiVersion: 'v1',
+    ...desired,
+    metadata: { ...desired.metadata, annotations },
+  };
+  const response = JSON.parse(JSON.stringify(request)) as {
+    metadata: Json;
+    spec: { containers: { resources: { requests: Json } }[] };
+  };
   response.metadata.name = name;
   response.metadata.uid = uid;
   response.spec.containers[0].resources.requests.cpu = cpu;
@@ -122,7 +147,11 @@ export function revertLoopEvents(opts: { lastApplied?: string } = {}): AuditEven
       requestObject: request,
       responseObject: response,
       annotations: {
-        'mutation.webhook.admission.k8s.io/round_0_index_0': JSON.stringify({ configuration: 'scaler', webhook: WEBHOOK, mutated: true }),
+        'mutation.webhook.admission.k8s.io/round_0_index_0': JSON.stringify({
+          configuration: 'scaler',
+          webhook: WEBHOOK,
+          mutated: true,
+        }),
         'patch.webhook.admission.k8s.io/round_0_index_0': JSON.stringify({
           configuration: 'scaler',
           webhook: WEBHOOK,
@@ -131,7 +160,10 @@ export function revertLoopEvents(opts: { lastApplied?: string } = {}): AuditEven
         }),
       },
     });
-    events.push({ ...base(`delete-${i}`, 'delete', i * 10 + 8, name), requestObject: { kind: 'DeleteOptions', apiVersion: 'v1' } });
+    events.push({
+      ...base(`delete-${i}`, 'delete', i * 10 + 8, name),
+      requestObject: { kind: 'DeleteOptions', apiVersion: 'v1' },
+    });
   }
   return events;
 }

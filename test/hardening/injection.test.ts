@@ -55,13 +55,15 @@ function docWith(p: string): FindingsDocument {
 }
 
 const render = (doc: FindingsDocument, format: 'html' | 'markdown' | 'table'): string =>
-  renderReport(doc, format, { color: false, inputs: [String((doc.summary as { inputs: string[] }).inputs[0])], generatedAt: '2026-11-02T12:00:00Z' });
+  renderReport(doc, format, {
+    color: false,
+    inputs: [String((doc.summary as { inputs: string[] }).inputs[0])],
+    generatedAt: '2026-11-02T12:00:00Z',
+  });
 
 /** Markdown with code spans and fenced blocks removed: what a renderer would treat as markup. */
 function outsideCode(md: string): string {
-  return md
-    .replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1\s*$/gm, '')
-    .replace(/(`+)[\s\S]*?\1/g, '');
+  return md.replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1\s*$/gm, '').replace(/(`+)[\s\S]*?\1/g, '');
 }
 
 /** Every text Slack renders as mrkdwn, wherever it sits in the blocks. */
@@ -98,7 +100,10 @@ describe('hostile strings in findings', () => {
   it.each(PAYLOADS)('Slack and SNS: no mentions, links or control characters from %j', (p) => {
     const doc = docWith(p);
     const ctx = { window: { from: '2026-11-02T09:00:00Z', to: '2026-11-02T12:00:00Z' }, report: null };
-    const m = toAlertMessage({ kind: 'recreation', event: 'recreation', id: 'i', cluster: `k${p}`, recreation: doc.recreations[0] }, ctx);
+    const m = toAlertMessage(
+      { kind: 'recreation', event: 'recreation', id: 'i', cluster: `k${p}`, recreation: doc.recreations[0] },
+      ctx,
+    );
     const payload = buildSlackPayload(m);
     // Slack parses mentions and links in mrkdwn (and the fallback text), never in plain_text.
     const mrkdwn = [payload.text, ...mrkdwnTexts(payload.blocks)];

@@ -62,7 +62,12 @@ type SecretKey = keyof typeof SECRET;
  * needs them, so these may sit at rest in the facts bucket; SECURITY.md says so. They
  * must still never reach a report, an alert or a log line.
  */
-const IN_POD_SPEC: ReadonlySet<SecretKey> = new Set(['brokerEnvDesired', 'brokerEnvMutated', 'removedEnv', 'sidecarEnv']);
+const IN_POD_SPEC: ReadonlySet<SecretKey> = new Set([
+  'brokerEnvDesired',
+  'brokerEnvMutated',
+  'removedEnv',
+  'sidecarEnv',
+]);
 
 const LOOP_CLUSTER = 'events-kafka';
 const LOOP_POD_PREFIX = 'events-kafka-5-';
@@ -107,7 +112,13 @@ function envOf(container: Json): Json[] {
 const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
 
 /** An audit event of a write by `user`, at the time of `like` (so it falls inside the corpus window). */
-function writeEvent(like: AuditEvent, id: string, ref: Json, verb: string, bodies: { request?: unknown; response?: unknown }): AuditEvent {
+function writeEvent(
+  like: AuditEvent,
+  id: string,
+  ref: Json,
+  verb: string,
+  bodies: { request?: unknown; response?: unknown },
+): AuditEvent {
   return {
     kind: 'Event',
     apiVersion: 'audit.k8s.io/v1',
@@ -136,7 +147,9 @@ function secretBearingEvents(like: AuditEvent, n: number): AuditEvent[] {
       name: 'kafka-sasl-credentials',
       namespace: 'kafka',
       annotations: {
-        'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({ stringData: { password: SECRET.secretLastApplied } }),
+        'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({
+          stringData: { password: SECRET.secretLastApplied },
+        }),
         'example.com/authorization': `Bearer ${SECRET.bearerAnnotation}`,
       },
     },
@@ -151,7 +164,9 @@ function secretBearingEvents(like: AuditEvent, n: number): AuditEvent[] {
       name: 'client-credentials',
       namespace: 'kafka',
       annotations: {
-        'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({ data: { password: SECRET.configMapLastApplied } }),
+        'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({
+          data: { password: SECRET.configMapLastApplied },
+        }),
       },
     },
     data: { 'jaas.conf': `password="${SECRET.configMapData}";` },
@@ -164,18 +179,36 @@ function secretBearingEvents(like: AuditEvent, n: number): AuditEvent[] {
     status: { token: SECRET.tokenRequest, expirationTimestamp: '2026-11-02T11:30:00Z' },
   };
   return [
-    writeEvent(like, id(1), { resource: 'secrets', namespace: 'kafka', name: 'kafka-sasl-credentials', apiVersion: 'v1' }, 'create', {
-      request: secret,
-      response: secret,
-    }),
-    writeEvent(like, id(2), { resource: 'configmaps', namespace: 'kafka', name: 'client-credentials', apiVersion: 'v1' }, 'update', {
-      request: configMap,
-      response: configMap,
-    }),
+    writeEvent(
+      like,
+      id(1),
+      { resource: 'secrets', namespace: 'kafka', name: 'kafka-sasl-credentials', apiVersion: 'v1' },
+      'create',
+      {
+        request: secret,
+        response: secret,
+      },
+    ),
+    writeEvent(
+      like,
+      id(2),
+      { resource: 'configmaps', namespace: 'kafka', name: 'client-credentials', apiVersion: 'v1' },
+      'update',
+      {
+        request: configMap,
+        response: configMap,
+      },
+    ),
     writeEvent(
       like,
       id(3),
-      { resource: 'serviceaccounts', namespace: 'kafka', name: 'kafka', subresource: 'token', apiVersion: 'v1' },
+      {
+        resource: 'serviceaccounts',
+        namespace: 'kafka',
+        name: 'kafka',
+        subresource: 'token',
+        apiVersion: 'v1',
+      },
       'create',
       { request: { ...tokenRequest, status: {} }, response: tokenRequest },
     ),
@@ -192,8 +225,14 @@ function plantIdentity(e: AuditEvent): void {
       'authentication.kubernetes.io/credential-id': [SECRET.credentialId],
     },
   };
-  e.impersonatedUser = { username: SECRET.impersonatedName, extra: { 'example.com/ticket': [SECRET.impersonatedExtra] } };
-  e.annotations = { ...(e.annotations ?? {}), 'example.com/authorization': `Bearer ${SECRET.auditAnnotationBearer}` };
+  e.impersonatedUser = {
+    username: SECRET.impersonatedName,
+    extra: { 'example.com/ticket': [SECRET.impersonatedExtra] },
+  };
+  e.annotations = {
+    ...(e.annotations ?? {}),
+    'example.com/authorization': `Bearer ${SECRET.auditAnnotationBearer}`,
+  };
 }
 
 /** Adds the planted vars to the broker container's desired state (last-applied and the body). */
@@ -226,14 +265,21 @@ function plantPodCreate(e: AuditEvent): Json[] {
   const reqKafka = containers(req).findIndex((c) => c.name === 'kafka');
   const envIndex = envOf(containers(req)[reqKafka]).findIndex((v) => v.name === PLANTED_ENV);
   for (const c of containers(res)) {
-    if (c.name === 'istio-proxy') envOf(c).push({ name: 'ISTIO_META_CLUSTER_TOKEN', value: SECRET.sidecarEnv });
+    if (c.name === 'istio-proxy')
+      envOf(c).push({ name: 'ISTIO_META_CLUSTER_TOKEN', value: SECRET.sidecarEnv });
   }
   const annotations = e.annotations ?? {};
-  const key = Object.keys(annotations).find((k) => k.startsWith('patch.webhook.') && annotations[k].includes(LOOP_WEBHOOK));
+  const key = Object.keys(annotations).find(
+    (k) => k.startsWith('patch.webhook.') && annotations[k].includes(LOOP_WEBHOOK),
+  );
   if (!key) return desiredEnv(); // not mutated by the looping webhook: desired and live agree
   const patch = JSON.parse(annotations[key]) as Json;
   (patch.patch as Json[]).push(
-    { op: 'replace', path: `/spec/containers/${reqKafka}/env/${envIndex}/value`, value: SECRET.brokerEnvMutated },
+    {
+      op: 'replace',
+      path: `/spec/containers/${reqKafka}/env/${envIndex}/value`,
+      value: SECRET.brokerEnvMutated,
+    },
     { op: 'remove', path: `/spec/containers/${reqKafka}/env/${envIndex + 1}` },
   );
   annotations[key] = JSON.stringify(patch);
@@ -265,12 +311,19 @@ function plantLaterBody(body: unknown, live: readonly Json[]): void {
       annotations[LAST_APPLIED_ANNOTATION] = encodeLastApplied(d.value, d.encoding);
     }
   }
-  const kafka = isObj(body) && isObj(body.spec) ? containers(body).find((c) => c.name === 'kafka') : undefined;
+  const kafka =
+    isObj(body) && isObj(body.spec) ? containers(body).find((c) => c.name === 'kafka') : undefined;
   if (kafka) envOf(kafka).push(...live.map((v) => ({ ...v })));
 }
 
 function isLoopPodCreate(e: AuditEvent): boolean {
-  if (e.objectRef?.resource !== 'pods' || e.objectRef.subresource || e.verb !== 'create' || e.stage !== 'ResponseComplete') return false;
+  if (
+    e.objectRef?.resource !== 'pods' ||
+    e.objectRef.subresource ||
+    e.verb !== 'create' ||
+    e.stage !== 'ResponseComplete'
+  )
+    return false;
   if (!isObj(e.requestObject) || !isObj(e.responseObject)) return false;
   const name = objAt(e.responseObject, 'metadata').name;
   return typeof name === 'string' && name.startsWith(LOOP_POD_PREFIX);
@@ -318,7 +371,10 @@ async function buildCorpus(dir: string): Promise<void> {
   if (planted < 3) throw new Error(`only ${planted} creates of ${LOOP_POD_PREFIX}* in the corpus`);
   for (const l of lines) l.fields.saslPassword = SECRET.operatorField;
   const like = events.find(isLoopPodCreate) ?? events[0];
-  await fs.writeFile(path.join(dir, 'audit.log.gz'), encodeAudit('audit-jsonl', [...events, ...secretBearingEvents(like, 0)], { gzip: true }));
+  await fs.writeFile(
+    path.join(dir, 'audit.log.gz'),
+    encodeAudit('audit-jsonl', [...events, ...secretBearingEvents(like, 0)], { gzip: true }),
+  );
   for (const [i, c] of EXTRA_CONTAINERS.entries()) {
     await fs.writeFile(path.join(dir, `extra-${c}.log`), encodeAudit(c, secretBearingEvents(like, i + 1)));
   }
@@ -329,7 +385,9 @@ async function buildCorpus(dir: string): Promise<void> {
 async function capturing<T>(fn: () => Promise<T>): Promise<{ value: T; output: string }> {
   const chunks: string[] = [];
   const grab = (chunk: unknown): boolean => {
-    chunks.push(typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk));
+    chunks.push(
+      typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk),
+    );
     return true;
   };
   const spies = [
@@ -364,13 +422,32 @@ async function cli(argv: string[]): Promise<{ code: number; stdout: string; stde
 }
 
 function alertTexts(doc: FindingsDocument): Record<string, string> {
-  const ctx = { window: { from: '2026-11-02T09:00:00Z', to: '2026-11-02T12:00:00Z' }, report: { uri: 's3://reports/r.json' } };
+  const ctx = {
+    window: { from: '2026-11-02T09:00:00Z', to: '2026-11-02T12:00:00Z' },
+    report: { uri: 's3://reports/r.json' },
+  };
   const out: Record<string, string> = {};
   const events: (LoopAlert | RecreationAlert)[] = [
-    ...doc.recreations.map((r, i): RecreationAlert => ({ kind: 'recreation', event: 'recreation', id: `r${i}`, cluster: 'eks', recreation: r })),
+    ...doc.recreations.map((r, i): RecreationAlert => ({
+      kind: 'recreation',
+      event: 'recreation',
+      id: `r${i}`,
+      cluster: 'eks',
+      recreation: r,
+    })),
     ...doc.loops.map((l, i): LoopAlert => {
-      const latest = doc.recreations.filter((r) => r.kafkaCluster === l.kafkaCluster && r.brokerId === l.brokerId).pop() ?? null;
-      return { kind: 'loop', event: 'loop-started', id: `l${i}`, cluster: 'eks', loop: l, totalCount: l.count, latest };
+      const latest =
+        doc.recreations.filter((r) => r.kafkaCluster === l.kafkaCluster && r.brokerId === l.brokerId).pop() ??
+        null;
+      return {
+        kind: 'loop',
+        event: 'loop-started',
+        id: `l${i}`,
+        cluster: 'eks',
+        loop: l,
+        totalCount: l.count,
+        latest,
+      };
     }),
   ];
   for (const ev of events) {
@@ -392,7 +469,11 @@ describeWithCorpus(SCENARIOS, 'secrets planted in the logs never leave the proce
     const texts: Record<string, string> = { 'stderr/stdout/console': output };
     for (const format of REPORT_FORMATS) {
       for (const color of [false, true]) {
-        texts[`report ${format}${color ? ' (colour)' : ''}`] = renderReport(doc, format, { color, inputs: [tmp], generatedAt: '2026-11-02T12:00:00Z' });
+        texts[`report ${format}${color ? ' (colour)' : ''}`] = renderReport(doc, format, {
+          color,
+          inputs: [tmp],
+          generatedAt: '2026-11-02T12:00:00Z',
+        });
       }
     }
     Object.assign(texts, alertTexts(doc));
@@ -413,11 +494,14 @@ describeWithCorpus(SCENARIOS, 'secrets planted in the logs never leave the proce
   });
 
   it('found the planted env var as a field of the webhook loop (the plant reached a finding)', () => {
-    const fields = out.doc.recreations.filter((r) => r.kafkaCluster === LOOP_CLUSTER).flatMap((r) => r.fields);
+    const fields = out.doc.recreations
+      .filter((r) => r.kafkaCluster === LOOP_CLUSTER)
+      .flatMap((r) => r.fields);
     const planted = fields.filter((f) => f.path.includes(`env[name=${PLANTED_ENV}]`));
     expect(planted.length).toBeGreaterThan(0);
     // Both sides were values, both redacted: the webhook's rewrite is a from → to change.
-    for (const f of planted) expect(JSON.stringify([f.from, f.to])).toMatch(/<redacted, changed>.*<redacted, changed>/);
+    for (const f of planted)
+      expect(JSON.stringify([f.from, f.to])).toMatch(/<redacted, changed>.*<redacted, changed>/);
     expect(planted.every((f) => f.by === `zone-spread-injector/${LOOP_WEBHOOK}`)).toBe(true);
     // The removed var is reported whole ({name, value}), the shape that once leaked.
     const removed = fields.filter((f) => f.path.endsWith(`env[name=${REMOVED_ENV}]`));
@@ -445,22 +529,39 @@ describeWithCorpus(SCENARIOS, 'secrets planted in the logs never leave the proce
 
   it('every output still carries the non-secret evidence', () => {
     const loop = out.doc.recreations.find((r) => r.kafkaCluster === LOOP_CLUSTER && r.brokerId === '5');
-    const resource = out.doc.recreations.flatMap((r) => r.fields).find((f) => f.path.includes('.resources.') && typeof f.to === 'string');
+    const resource = out.doc.recreations
+      .flatMap((r) => r.fields)
+      .find((f) => f.path.includes('.resources.') && typeof f.to === 'string');
     expect(loop).toBeDefined();
     expect(resource).toBeDefined();
-    const evidence = [loop!.deletedPod.name, LOOP_WEBHOOK, 'system:serviceaccount:kafka:kafka-operator', PLANTED_ENV, REMOVED_ENV];
+    const evidence = [
+      loop!.deletedPod.name,
+      LOOP_WEBHOOK,
+      'system:serviceaccount:kafka:kafka-operator',
+      PLANTED_ENV,
+      REMOVED_ENV,
+    ];
     const missing: string[] = [];
     for (const [name, text] of Object.entries(out.texts)) {
       // stderr carries progress and counts only; alerts are checked below.
-      if (name.startsWith('stderr') || name.endsWith('stderr') || name.startsWith('sns') || name.startsWith('slack')) continue;
+      if (
+        name.startsWith('stderr') ||
+        name.endsWith('stderr') ||
+        name.startsWith('sns') ||
+        name.startsWith('slack')
+      )
+        continue;
       for (const e of evidence) if (!text.includes(e)) missing.push(`${name}: ${e}`);
     }
     for (const format of ['json', 'markdown', 'html'] as const) {
-      if (!out.texts[`report ${format}`].includes(String(resource!.to))) missing.push(`report ${format}: ${String(resource!.to)}`);
+      if (!out.texts[`report ${format}`].includes(String(resource!.to)))
+        missing.push(`report ${format}: ${String(resource!.to)}`);
     }
     expect(missing).toEqual([]);
     // The webhook loop's alerts name the webhook and the broker pod.
-    const loopAlerts = Object.entries(out.texts).filter(([name, text]) => /^(sns|slack) l/.test(name) && text.includes(LOOP_CLUSTER));
+    const loopAlerts = Object.entries(out.texts).filter(
+      ([name, text]) => /^(sns|slack) l/.test(name) && text.includes(LOOP_CLUSTER),
+    );
     expect(loopAlerts.length).toBe(2);
     for (const [, text] of loopAlerts) expect(text).toContain(LOOP_WEBHOOK);
     expect(out.facts).toContain('alice@example.com'); // user names are kept, only names
@@ -473,11 +574,46 @@ describe('redactField on the shapes a diff reports env vars in', () => {
   const allowed = { name: 'KAFKA_HEAP_OPTS', value: '-Xmx2G' };
   it.each([
     // The diff names an added or removed var by its element path, with the whole {name, value} as from/to.
-    ['one env var added', 'spec.containers[name=kafka].env[name=DB_PASSWORD]', null, secret, null, { name: 'DB_PASSWORD', value: REDACTED }],
-    ['one env var removed', 'spec.containers[name=kafka].env[name=DB_PASSWORD]', secret, null, { name: 'DB_PASSWORD', value: REDACTED }, null],
-    ['an allowlisted var added', 'spec.containers[name=kafka].env[name=KAFKA_HEAP_OPTS]', null, allowed, null, allowed],
-    ['a whole env list', 'spec.containers[name=kafka].env', [allowed], [allowed, secret], [allowed], [allowed, { name: 'DB_PASSWORD', value: REDACTED }]],
-    ['a container holding env', 'spec.containers[name=sidecar]', null, { name: 'sidecar', env: [secret] }, null, { name: 'sidecar', env: [{ name: 'DB_PASSWORD', value: REDACTED }] }],
+    [
+      'one env var added',
+      'spec.containers[name=kafka].env[name=DB_PASSWORD]',
+      null,
+      secret,
+      null,
+      { name: 'DB_PASSWORD', value: REDACTED },
+    ],
+    [
+      'one env var removed',
+      'spec.containers[name=kafka].env[name=DB_PASSWORD]',
+      secret,
+      null,
+      { name: 'DB_PASSWORD', value: REDACTED },
+      null,
+    ],
+    [
+      'an allowlisted var added',
+      'spec.containers[name=kafka].env[name=KAFKA_HEAP_OPTS]',
+      null,
+      allowed,
+      null,
+      allowed,
+    ],
+    [
+      'a whole env list',
+      'spec.containers[name=kafka].env',
+      [allowed],
+      [allowed, secret],
+      [allowed],
+      [allowed, { name: 'DB_PASSWORD', value: REDACTED }],
+    ],
+    [
+      'a container holding env',
+      'spec.containers[name=sidecar]',
+      null,
+      { name: 'sidecar', env: [secret] },
+      null,
+      { name: 'sidecar', env: [{ name: 'DB_PASSWORD', value: REDACTED }] },
+    ],
   ])('%s', (_label, path, from, to, wantFrom, wantTo) => {
     expect(redactField(path, from, to)).toEqual({ from: wantFrom, to: wantTo });
   });
