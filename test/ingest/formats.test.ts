@@ -130,3 +130,31 @@ describe('operator containers read back what encode wrote', () => {
     expect(records[0].at.line).toBe(1);
   });
 });
+
+describe('GKE JSON-patch bodies', () => {
+  it('turns a Struct keyed "0", "1", ... back into the patch list', async () => {
+    const entry = {
+      operation: { id: 'op-1', first: true, last: true },
+      timestamp: '2026-11-03T08:00:00Z',
+      protoPayload: {
+        methodName: 'io.k8s.core.v1.pods.resize.patch',
+        resourceName: 'core/v1/namespaces/kafka/pods/p-1/resize',
+        authenticationInfo: { principalEmail: 'system:serviceaccount:kube-system:vpa-updater' },
+        request: { '@type': 'core.k8s.io/v1.Unknown', '0': { op: 'replace', path: '/spec/x', value: 1 } },
+      },
+    };
+    const { readObject } = await import('../../lib/ingest');
+    const { createIngestStats } = await import('../../lib/ingest/stats');
+    const { Readable } = await import('stream');
+    const obj = {
+      name: 'mem/gke',
+      open: async () => Readable.from([Buffer.from(JSON.stringify(entry) + '\n')]),
+    };
+    const recs = [];
+    for await (const r of readObject(obj, createIngestStats())) recs.push(r);
+    expect(recs).toHaveLength(1);
+    expect(recs[0].kind === 'audit' && recs[0].event.requestObject).toEqual([
+      { op: 'replace', path: '/spec/x', value: 1 },
+    ]);
+  });
+});

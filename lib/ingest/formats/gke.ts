@@ -80,7 +80,17 @@ function withoutType(body: unknown): unknown {
   if (!isObject(body) || !('@type' in body)) return body;
   const copy: JsonObject = { ...body };
   delete copy['@type'];
-  return copy;
+  return asListIfIndexed(copy);
+}
+
+/**
+ * Cloud Logging carries a JSON-patch body (a list) as a Struct keyed "0", "1", ...; the
+ * audit Event had the list itself, and the analysis reads list bodies as JSON patches.
+ */
+function asListIfIndexed(body: JsonObject): unknown {
+  const keys = Object.keys(body);
+  if (keys.length === 0 || !keys.every((k, i) => k === String(i))) return body;
+  return keys.map((k) => body[k]);
 }
 
 function stageOf(operation: unknown): string {

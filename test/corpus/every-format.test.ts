@@ -1,0 +1,51 @@
+// One simulated cluster, written in every container format the readers accept, must give
+// the same findings as its truth: the formats change the bytes, never the answer.
+import { mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import * as path from 'path';
+import { defaultAnalysisOptions } from '../../lib/analyze/options';
+import { analyzeInputs } from '../../lib/pipeline/analyze-inputs';
+import { simulateCluster, type SimOptions } from '../../lib/sim';
+import { AUDIT_CONTAINERS, encodeAudit, encodeOperator, type OperatorContainer } from '../../lib/sim/encode';
+import { contractMistakes, type ExpectedDocument } from '../support/contract-match';
+
+async function mistakesFor(
+  sim: ReturnType<typeof simulateCluster>,
+  audit: (typeof AUDIT_CONTAINERS)[number],
+  operator: OperatorContainer,
+): Promise<string[]> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'every-format-'));
+  try {
+    writeFileSync(path.join(dir, 'audit'), encodeAudit(audit, sim.audit));
+    writeFileSync(path.join(dir, 'operator'), encodeOperator(operator, sim.operator));
+    const doc = await analyzeInputs([dir], defaultAnalysisOptions(), {});
+    return contractMistakes(sim.truth as ExpectedDocument, doc);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const START = '2026-11-03T08:00:00Z';
+
+describe.each(['RequestResponse', 'Metadata'] as const)(
+  'every audit container, audit level %s',
+  (auditLevel) => {
+    // A pretty-printed EventList is one document; keep it under the 8 MiB record cap.
+    const small: Partial<SimOptions> = {
+      scenarios: ['scaleops-loop', 'eviction', 'inplace-resize'],
+      noiseRatio: 0.2,
+    };
+    it.each(AUDIT_CONTAINERS.map((c) => [c]))('%s', async (container) => {
+      const opts = container === 'audit-eventlist-pretty' ? small : {};
+      const sim = simulateCluster({ seed: 3, start: START, auditLevel, ...opts });
+      expect(await mistakesFor(sim, container, 'zap-json')).toEqual([]);
+    });
+  },
+);
+
+describe('every operator-log container', () => {
+  const sim = simulateCluster({ seed: 4, start: START, auditLevel: 'Metadata' });
+  it.each(['cri', 'fluent-bit-operator', 'zap-json-epoch'] as const)('%s', async (container) => {
+    expect(await mistakesFor(sim, 'audit-jsonl', container)).toEqual([]);
+  });
+});
