@@ -6,7 +6,7 @@ import { parseArgs } from 'util';
 import { defaultAnalysisOptions, type AnalysisOptions } from '../analyze/options';
 import { parseConfigFile, type FileConfig } from '../config/config-file';
 import { parseDurationSeconds } from '../config/duration';
-import { analyzeInputs } from '../pipeline/analyze-inputs';
+import { analyzeByCluster } from '../pipeline/analyze-inputs';
 import { renderReport, type ReportFormat } from '../report';
 import { UsageError, type CliIo } from './io';
 import { createProgress } from './progress';
@@ -36,7 +36,9 @@ Rules
   --tainted-selector K=V a label of spec.taintedBrokersSelector (repeatable)
   --config FILE          YAML file with any of: operatorUsers, taintedBrokersSelector,
                          loopMinCount, loopMaxGap, namespaces, kafkaClusters,
-                         clusters ([{prefix, name}]), maxLineBytes. Flags win.
+                         clusters ([{prefix, name}]: inputs of different
+                         Kubernetes clusters are analysed apart), maxLineBytes.
+                         Flags win.
 Input limits
   --max-line-bytes N     longest record read; longer ones are skipped and counted
                          (default 8388608)
@@ -127,7 +129,13 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
     io.stderr.isTTY && !values['no-progress']
       ? (total: number) => createProgress(io.stderr as NodeJS.WriteStream, total)
       : undefined;
-  const doc = await analyzeInputs(inputs, opts, { maxLineBytes }, { s3Client: io.s3Client, progress });
+  const doc = await analyzeByCluster(
+    inputs,
+    file.clusters,
+    opts,
+    { maxLineBytes },
+    { s3Client: io.s3Client, progress },
+  );
   const report = renderReport(doc, format, {
     color: format === 'table' && !values.out && Boolean(io.stdout.isTTY) && !process.env.NO_COLOR,
     inputs,

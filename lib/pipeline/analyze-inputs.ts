@@ -10,6 +10,8 @@ import { createIngestStats, type IngestStats } from '../ingest/stats';
 import type { Fact } from '../model/facts';
 import type { FindingsDocument } from '../model/findings';
 import type { SourceObject } from '../sources/types';
+import { clusterForInput, type ClusterPrefix } from '../config/config-file';
+import { compareTimes } from '../analyze/time';
 import { listLocal } from '../sources/local';
 
 export interface Progress {
@@ -116,6 +118,42 @@ export async function analyzeInputs(
       recreations: result.recreations.length,
       loops: result.loops.length,
       seconds: Math.round((Date.now() - started) / 100) / 10,
+    },
+  };
+}
+
+/**
+ * Inputs from different Kubernetes clusters are analysed apart: the same namespace,
+ * KafkaCluster and broker id can exist in two clusters, and their pods must never pair.
+ * Inputs no configured prefix claims form one more group. The summary keeps each
+ * cluster's own counts.
+ */
+export async function analyzeByCluster(
+  inputs: string[],
+  clusters: ClusterPrefix[] | undefined,
+  opts: AnalysisOptions,
+  ingestOpts: IngestOptions,
+  deps: AnalyzeInputsDeps = {},
+): Promise<FindingsDocument> {
+  const groups = new Map<string, string[]>();
+  for (const input of inputs) {
+    const name = clusterForInput(input, clusters) ?? '';
+    groups.set(name, [...(groups.get(name) ?? []), input]);
+  }
+  if (groups.size <= 1 && !clusters?.length) return analyzeInputs(inputs, opts, ingestOpts, deps);
+  const docs: Array<[string, FindingsDocument]> = [];
+  for (const [name, group] of groups) docs.push([name, await analyzeInputs(group, opts, ingestOpts, deps)]);
+  const byTime = (a: string, b: string) => compareTimes(a, b);
+  return {
+    recreations: docs
+      .flatMap(([, d]) => d.recreations)
+      .sort((a, b) => byTime(a.deletedPod.deletedAt, b.deletedPod.deletedAt)),
+    loops: docs.flatMap(([, d]) => d.loops).sort((a, b) => byTime(a.firstAt, b.firstAt)),
+    summary: {
+      inputs,
+      recreations: docs.reduce((n, [, d]) => n + d.recreations.length, 0),
+      loops: docs.reduce((n, [, d]) => n + d.loops.length, 0),
+      clusters: Object.fromEntries(docs.map(([name, d]) => [name || '(unassigned)', d.summary])),
     },
   };
 }
