@@ -2,37 +2,14 @@
 // and If-Match on PutObject), which fauxqs 1.9 accepts but ignores. Everything else is
 // forwarded untouched, so the SDK still talks the S3 wire protocol to a real emulator;
 // this only adds the one behaviour of real S3 the alert-state claim relies on.
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'http';
+import { createServer, type Server } from 'http';
+import { forwardRequest } from '../support/http-forward';
 
 export interface ConditionalProxy {
   endpoint: string;
   /** PutObject requests answered 412. */
   rejected: string[];
   stop(): Promise<void>;
-}
-
-function send(
-  target: URL,
-  method: string,
-  path: string,
-  headers: IncomingHttpHeaders,
-  body: Buffer,
-): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: target.hostname, port: target.port, method, path, headers: { ...headers, host: target.host } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (d: Buffer) => chunks.push(d));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 500, headers: res.headers, body: Buffer.concat(chunks) }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
 }
 
 export async function startConditionalProxy(upstream: string): Promise<ConditionalProxy> {
@@ -54,7 +31,7 @@ export async function startConditionalProxy(upstream: string): Promise<Condition
         (ifNoneMatch !== undefined || ifMatch !== undefined);
       const forward = async (): Promise<void> => {
         if (conditional) {
-          const head = await send(target, 'HEAD', path, {}, Buffer.alloc(0));
+          const head = await forwardRequest(target, 'HEAD', path, {}, Buffer.alloc(0));
           const exists = head.status === 200;
           const etag = head.headers.etag;
           const fails =
@@ -70,7 +47,7 @@ export async function startConditionalProxy(upstream: string): Promise<Condition
             return;
           }
         }
-        const up = await send(target, req.method ?? 'GET', path, req.headers, body);
+        const up = await forwardRequest(target, req.method ?? 'GET', path, req.headers, body);
         res.writeHead(up.status, up.headers);
         res.end(up.body);
       };

@@ -3,7 +3,8 @@
 // dying after some facts objects are written), an object S3 refuses to serve. Every
 // request is forwarded untouched unless the test's rule answers it instead, so the SDK's
 // own retry strategy, error parsing and the handlers run exactly as against AWS.
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'http';
+import { forwardRequest } from '../support/http-forward';
 
 export interface ProxiedRequest {
   method: string;
@@ -76,30 +77,6 @@ function classify(method: string, path: string, headers: IncomingHttpHeaders, bo
   return { service: 's3' as const, action: method };
 }
 
-function forward(
-  target: URL,
-  method: string,
-  path: string,
-  headers: IncomingHttpHeaders,
-  body: Buffer,
-): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: target.hostname, port: target.port, method, path, headers: { ...headers, host: target.host } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (d: Buffer) => chunks.push(d));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 500, headers: res.headers, body: Buffer.concat(chunks) }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   const target = new URL(upstream);
   const requests: ProxiedRequest[] = [];
@@ -137,7 +114,7 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
         answer(fault);
         return;
       }
-      forward(target, method, path, req.headers, body).then(
+      forwardRequest(target, method, path, req.headers, body).then(
         (up) => {
           if (fault) {
             answer(fault.forwardThen);
