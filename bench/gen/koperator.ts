@@ -22,9 +22,14 @@ export interface Stretch {
 /** Revert-loop iterations per stretch: ~25 pod lifetimes, a few MB of events. */
 const LOOP_ITERATIONS = 25;
 
+/** The seed of stretch `index` of a file made with `seed` (its World's, and its noise's). */
+export function stretchSeed(seed: number, index: number): number {
+  return (seed * 100_003 + index) >>> 0;
+}
+
 export function koperatorStretch(seed: number, index: number, start: Micros): Stretch {
   const world = new World({
-    seed: (seed * 100_003 + index) >>> 0,
+    seed: stretchSeed(seed, index),
     start,
     namespace: 'kafka',
     metadataNamespace: 'metrics',

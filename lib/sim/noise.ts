@@ -411,14 +411,20 @@ export const NOISE_POLICY: AuditPolicy = {
 };
 
 /**
- * `count` background audit events from `start`, in stageTimestamp order (about 40 a second),
- * generated lazily: memory does not grow with `count`. For benchmarks and load tests.
+ * `count` background audit events from `start`, in stageTimestamp order (`eventsPerSecond` on
+ * average, 40 unless given), generated lazily: memory does not grow with `count`. For
+ * benchmarks and load tests.
  */
-export function* noiseEvents(seed: number, start: string, count: number): Generator<AuditEvent> {
+export function* noiseEvents(
+  seed: number,
+  start: string,
+  count: number,
+  eventsPerSecond = 40,
+): Generator<AuditEvent> {
   const rng = new Rng(seed).fork('noise');
   const source = new NoiseSource(rng, {
     start: parseTime(start),
-    eventsPerSecond: 40,
+    eventsPerSecond,
     nodes: makeNodes(rng),
     policy: NOISE_POLICY,
   });
