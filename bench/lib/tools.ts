@@ -45,23 +45,29 @@ export function hasCommand(cmd: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 }
 
+export interface Input {
+  path: string;
+  format: string;
+  uncompressedBytes: number;
+  events: number;
+}
+
+/** One run's figures: MB/s against the file's uncompressed bytes, peak RSS from the run or the child. */
 function measurement(
   name: string,
-  file: string,
-  format: string,
+  f: Input,
   run: RawRun,
-  bytes: number,
   records: number,
   childRssKB?: unknown,
   note?: string,
 ): Measurement {
   if (run.code !== 0) throw new Error(`${name} exited ${run.code}: ${run.stderr.slice(-2000)}`);
-  const mb = bytes / 2 ** 20;
+  const mb = f.uncompressedBytes / 2 ** 20;
   const peakRssMB = run.peakRssMB ?? (typeof childRssKB === 'number' ? childRssKB / 1024 : null);
   return {
     name,
-    file,
-    format,
+    file: f.path,
+    format: f.format,
     wallSeconds: run.wallSeconds,
     mbPerSecond: mb / run.wallSeconds,
     recordsPerSecond: records / run.wallSeconds,
@@ -71,40 +77,30 @@ function measurement(
   };
 }
 
-export interface Input {
-  path: string;
-  format: string;
-  uncompressedBytes: number;
-  events: number;
+const CHILDREN = path.join(ROOT, 'bench', 'children');
+
+/** Runs a Node script under measurement. */
+function runNode(script: string, ...args: string[]): Promise<RawRun> {
+  return runMeasured([process.execPath, script, ...args]);
+}
+
+/** Runs a shell pipeline with the file as `$1` under measurement. */
+function runShell(pipeline: string, file: string): Promise<RawRun> {
+  return runMeasured(['sh', '-c', pipeline, 'sh', file]);
 }
 
 export async function floor(f: Input): Promise<Measurement> {
-  const run = await runMeasured([
-    process.execPath,
-    path.join(ROOT, 'bench', 'children', 'floor.mjs'),
-    f.path,
-  ]);
-  const out = lastJson(run.stdout);
+  const run = await runNode(path.join(CHILDREN, 'floor.mjs'), f.path);
   // The floor counts newlines; in Firehose objects a record is not a line, so use the file's event count.
-  return measurement(
-    'floor: node gunzip + count newlines',
-    f.path,
-    f.format,
-    run,
-    f.uncompressedBytes,
-    f.events,
-    out.maxRssKB,
-  );
+  return measurement('floor: node gunzip + count newlines', f, run, f.events, lastJson(run.stdout).maxRssKB);
 }
 
 export async function zcatWc(f: Input): Promise<Measurement> {
-  const run = await runMeasured(['sh', '-c', 'zcat "$1" | wc -l', 'sh', f.path]);
+  const run = await runShell('zcat "$1" | wc -l', f.path);
   return measurement(
     'zcat | wc -l',
-    f.path,
-    f.format,
+    f,
     run,
-    f.uncompressedBytes,
     f.events,
     undefined,
     'peak RSS is the largest process of the pipeline',
@@ -112,14 +108,12 @@ export async function zcatWc(f: Input): Promise<Measurement> {
 }
 
 export async function ingestOnly(f: Input): Promise<Measurement> {
-  const run = await runMeasured([process.execPath, path.join(BUILD_DIR, 'ingest.cjs'), f.path]);
+  const run = await runNode(path.join(BUILD_DIR, 'ingest.cjs'), f.path);
   const out = lastJson(run.stdout);
   return measurement(
     'koperator-audit ingest (count records)',
-    f.path,
-    f.format,
+    f,
     run,
-    f.uncompressedBytes,
     Number(out.records),
     out.maxRssKB,
     `${String(out.emitted)} relevant records emitted`,
@@ -127,25 +121,22 @@ export async function ingestOnly(f: Input): Promise<Measurement> {
 }
 
 export async function fullAnalyze(f: Input): Promise<Measurement> {
-  const run = await runMeasured([
-    process.execPath,
+  const run = await runNode(
     path.join(ROOT, 'dist', 'cli.js'),
     'analyze',
     '--input',
     f.path,
     '--format',
     'json',
-  ]);
+  );
   const doc = JSON.parse(run.code === 0 ? run.stdout : '{}') as {
     summary?: { audit?: { read?: number }; recreations?: number; loops?: number };
   };
   const s = doc.summary ?? {};
   return measurement(
     'koperator-audit analyze (ingest+project+analyze)',
-    f.path,
-    f.format,
+    f,
     run,
-    f.uncompressedBytes,
     s.audit?.read ?? 0,
     undefined,
     `${s.recreations ?? 0} recreations, ${s.loops ?? 0} loops`,
@@ -153,19 +144,11 @@ export async function fullAnalyze(f: Input): Promise<Measurement> {
 }
 
 export async function jqPods(f: Input): Promise<Measurement> {
-  const run = await runMeasured([
-    'sh',
-    '-c',
-    `zcat "$1" | jq -c 'select(.objectRef.resource=="pods")' | wc -l`,
-    'sh',
-    f.path,
-  ]);
+  const run = await runShell(`zcat "$1" | jq -c 'select(.objectRef.resource=="pods")' | wc -l`, f.path);
   return measurement(
     'zcat | jq -c select(pods)',
-    f.path,
-    f.format,
+    f,
     run,
-    f.uncompressedBytes,
     f.events,
     undefined,
     `${run.stdout.trim()} pod events; peak RSS is jq's (largest in the pipeline)`,
@@ -173,19 +156,12 @@ export async function jqPods(f: Input): Promise<Measurement> {
 }
 
 export async function duckdbPods(f: Input): Promise<Measurement> {
-  const run = await runMeasured([
-    process.execPath,
-    path.join(ROOT, 'bench', 'children', 'duckdb.mjs'),
-    f.path,
-    '1',
-  ]);
+  const run = await runNode(path.join(CHILDREN, 'duckdb.mjs'), f.path, '1');
   const out = lastJson(run.stdout);
   return measurement(
     'duckdb read_json + filter (threads=1)',
-    f.path,
-    f.format,
+    f,
     run,
-    f.uncompressedBytes,
     Number(out.records),
     out.maxRssKB,
     `${String(out.pods)} pod events`,
