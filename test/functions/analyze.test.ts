@@ -14,6 +14,7 @@ import { emptyAlertState } from '../../lib/alerts/diff';
 import { encodeAlertState } from '../../lib/alerts/state';
 import type { AnalyzeResponse } from '../../functions/analyze';
 import { loopEvent } from '../notify/fixtures';
+import { captureProcessOutput } from '../support/process-output';
 
 const BUCKET = 'analyze-test';
 
@@ -48,12 +49,7 @@ describe('analyze handler', () => {
   });
   beforeEach(() => {
     out = [];
-    for (const stream of [process.stdout, process.stderr]) {
-      jest.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
-        out.push(String(chunk));
-        return true;
-      });
-    }
+    captureProcessOutput(out);
   });
   afterEach(() => jest.restoreAllMocks());
   afterAll(async () => {

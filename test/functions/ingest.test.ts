@@ -11,6 +11,7 @@ import { createLocalStack, uploadObject, type LocalStack } from '../../lib/aws/l
 import { lambdaContext } from '../../lib/aws/local-lambda';
 import { buildS3Notification } from '../../lib/aws/s3-events';
 import { decodeFacts } from '../../lib/facts/codec';
+import { captureProcessOutput } from '../support/process-output';
 
 const BUCKET = 'ingest-test';
 
@@ -84,13 +85,7 @@ describe('ingest handler', () => {
   });
   beforeEach(() => {
     out = [];
-    // Powertools writes logs and EMF to stdout (errors to stderr): capture both.
-    for (const stream of [process.stdout, process.stderr]) {
-      jest.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
-        out.push(String(chunk));
-        return true;
-      });
-    }
+    captureProcessOutput(out);
   });
   afterEach(() => jest.restoreAllMocks());
   afterAll(async () => {

@@ -34,6 +34,7 @@ import { encodeAudit, encodeOperator } from '../../lib/sim/encode';
 import type { AnalyzeResponse } from '../../functions/analyze';
 import { startFaultProxy, s3Error, snsError, type FaultProxy, type ProxiedRequest } from './fault-proxy';
 import { driveConcurrently, notificationsFor, seededRandom, sendAll, shuffle } from './deliveries';
+import { captureProcessOutput } from '../support/process-output';
 
 const BUCKET = 'hardening';
 const CLUSTER = 'eks-hard';
@@ -190,12 +191,7 @@ describe('exactly-once effects on at-least-once delivery (fauxqs, faults at the 
   let out: string[] = [];
   beforeEach(() => {
     out = [];
-    for (const stream of [process.stdout, process.stderr]) {
-      jest.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
-        out.push(String(chunk));
-        return true;
-      });
-    }
+    captureProcessOutput(out);
   });
   afterEach(() => {
     jest.restoreAllMocks();

@@ -65,9 +65,6 @@ describe('deployed pipeline over simulated logs (fauxqs)', () => {
     handlerEnv(fx, env.stack, { ALERT_RECREATION_CLASSES: CLASSES.join(','), LOOKBACK: '12h' });
     ingest = (await import('../../functions/ingest')).handler;
     analyze = (await import('../../functions/analyze')).handler;
-    // Scenarios whose every recreation today's analysis gets right; the full set has one
-    // it misses either way (a Metadata-level autoscaler eviction, reported to the lead),
-    // and this test is about the deployment reporting what the analysis finds.
     sim = simulateCluster({
       seed: 20261102,
       start: '2026-11-02T06:00:00Z',
