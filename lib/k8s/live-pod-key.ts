@@ -17,20 +17,34 @@
 //     the pod unkeyable, so it is decided on its own.
 // A value under a key that the patch can replace whole (the key is in `original` only, or
 // `modified` has no map there) is kept whole in the key, since a field diff reports all of it.
+// Merge-keyed lists are walked the same way, element by element (keptOfList): what the diff
+// cannot see there is an element no merge key of `original` or `modified` names.
 
 import { contentKey } from './content-id';
-import { hasOwn } from './smp-directives';
-import { isObject, type JsonObject } from './json-value';
+import { hasOwn, sameScalar } from './smp-directives';
+import { isObject, scalarString, type JsonObject } from './json-value';
+import { hasRetainKeys, listStrategy } from './pod-schema';
 import { selfPatchIsEmpty } from './strategic-merge';
+
+export interface LiveKey {
+  key: string;
+  /**
+   * The merge keys (as rendered) of list elements the key stands in for with `?`. A decision
+   * whose patch or fields name one of them depends on them and must not be shared.
+   */
+  unnamed: string[];
+}
 
 /**
  * A key for `current` without the parts neither `original` nor `modified` names, or null
  * when a left-out part could still matter (see above) or an input is not a pod-like object.
  * The caller checks that `original` and `modified` are `directiveFree` (it can cache that).
  */
-export function liveKey(original: unknown, modified: unknown, current: unknown): string | null {
+export function liveKey(original: unknown, modified: unknown, current: unknown): LiveKey | null {
   if (!isObject(original) || !isObject(modified) || !isObject(current)) return null;
-  return keptOf(current, original, modified, []);
+  const unnamed: string[] = [];
+  const key = keptOf(current, original, modified, [], unnamed);
+  return key === null ? null : { key, unnamed };
 }
 
 /** The key of what is kept of `current`: recursed maps spelled out, whole values by content. */
@@ -39,6 +53,7 @@ function keptOf(
   original: JsonObject | undefined,
   modified: JsonObject,
   path: string[],
+  unnamed: string[],
 ): string | null {
   let out = '{';
   for (const k of Object.keys(current)) {
@@ -50,10 +65,13 @@ function keptOf(
       continue;
     }
     const m = inModified ? modified[k] : undefined;
+    const o = inOriginal ? original[k] : undefined;
     let part: string | null;
     if (isObject(m) && isObject(v)) {
-      const o = inOriginal && isObject(original[k]) ? (original[k] as JsonObject) : undefined;
-      part = keptOf(v, o, m, [...path, k]);
+      part = keptOf(v, isObject(o) ? o : undefined, m, [...path, k], unnamed);
+      if (part === null) return null;
+    } else if (Array.isArray(m) && Array.isArray(v)) {
+      part = keptOfList(v, Array.isArray(o) ? o : undefined, m, path, k, unnamed);
       if (part === null) return null;
     } else {
       part = contentKey(v);
@@ -61,6 +79,77 @@ function keptOf(
     out += `${JSON.stringify(k)}:${part},`;
   }
   return `${out}}`;
+}
+
+/**
+ * The key of a live list under `key` of the map at `path`. A merge-keyed list of maps is
+ * spelled element by element: an element that neither `original` nor `modified` names by
+ * merge key (the projected service-account token volume and its mount, whose names are
+ * random per pod: the reason every pod of a loop used to miss the memo) stands as `?`, in
+ * its place. Such an element is never paired with a patch element, so the three-way patch
+ * and the re-check treat it only by position and by its key's identity (order is
+ * interleaved by position; pairing compares keys for equality), provided its key is a
+ * unique scalar and its content is self-patch-clean. It can still surface by name (a
+ * re-check that reorders the list spells every element's key), so its key is listed in
+ * `unnamed`, in traversal order, for the caller to check. Every other list is kept whole.
+ */
+function keptOfList(
+  current: unknown[],
+  original: unknown[] | undefined,
+  modified: unknown[],
+  path: string[],
+  key: string,
+  unnamed: string[],
+): string | null {
+  const listPath = [...path, key];
+  const strategy = listStrategy(listPath);
+  if (strategy.kind !== 'merge' || modified.length === 0) return contentKey(current);
+  const mergeKey = strategy.key;
+  const named = keysOf(modified, mergeKey);
+  const declared = original === undefined ? new Map<string, JsonObject>() : keysOf(original, mergeKey);
+  if (named === null || declared === null) return contentKey(current);
+  // Elements of a list with $retainKeys are diffed with their extra fields in view, so
+  // named ones are kept whole rather than by the fields original and modified declare.
+  const wholeNamed = hasRetainKeys(listPath);
+  const here = new Set<string>();
+  let out = '[';
+  for (const e of current) {
+    if (!isObject(e) || !isScalarKey(e[mergeKey])) return contentKey(current);
+    const ks = scalarString(e[mergeKey]);
+    const m = named.get(ks);
+    if (m === undefined && !declared.has(ks)) {
+      if (here.has(ks) || !selfPatchIsEmpty(path, key, [e])) return null;
+      here.add(ks);
+      out += '?,';
+      continue;
+    }
+    let part: string | null = contentKey(e);
+    if (m !== undefined && !wholeNamed && sameScalar(m[mergeKey], e[mergeKey])) {
+      const o = declared.get(ks);
+      const same = o !== undefined && sameScalar(o[mergeKey], e[mergeKey]);
+      part = keptOf(e, same ? o : undefined, m, listPath, unnamed);
+    }
+    if (part === null) return null;
+    out += `${part},`;
+  }
+  unnamed.push(...here);
+  return `${out}]`;
+}
+
+/** Elements by merge-key rendering, or null when one lacks a scalar key or a key repeats. */
+function keysOf(list: unknown[], mergeKey: string): Map<string, JsonObject> | null {
+  const byKey = new Map<string, JsonObject>();
+  for (const e of list) {
+    if (!isObject(e) || !isScalarKey(e[mergeKey])) return null;
+    const ks = scalarString(e[mergeKey]);
+    if (byKey.has(ks)) return null;
+    byKey.set(ks, e);
+  }
+  return byKey;
+}
+
+function isScalarKey(v: unknown): boolean {
+  return typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
 }
 
 const directiveFreeCache = new WeakMap<object, boolean>();

@@ -113,9 +113,26 @@ function decideThreeWay({ o, m, c }: ThreeWayInputs): DiffDecision {
 // loop the first two are the same shared objects for every pod (states.ts decodes each
 // annotation once) and the live pods differ only in what the diff cannot see (live-pod-key.ts),
 // so each loop is decided once. Decisions are shared between recreations: read-only.
-const threeWayDecisions = new BoundedCache<DiffDecision>(4096, 64 * 2 ** 20);
+const threeWayDecisions = new BoundedCache<SharedDecision>(4096, 64 * 2 ** 20);
 
-function threeWayMemoKey(original: unknown, modified: unknown, inputs: ThreeWayInputs): string | null {
+/**
+ * A decision and the left-out elements it names, by position among the key's left-out
+ * elements: it stands for another live pod with the same key only where that pod's elements
+ * at those positions carry the same names. (The service-account mount's path is the same in
+ * every pod and may be named; the token volume's random name, if named, makes a miss.)
+ */
+interface SharedDecision {
+  decision: DiffDecision;
+  named: Array<[number, string]>;
+}
+
+interface MemoKey {
+  key: string;
+  /** Live list elements the key leaves out by name (live-pod-key.ts). */
+  unnamed: string[];
+}
+
+function threeWayMemoKey(original: unknown, modified: unknown, inputs: ThreeWayInputs): MemoKey | null {
   if (!isObject(original) || !isObject(modified)) return null;
   const { o, m, c, tolerations } = inputs;
   const modifiedBase = preparedOnce(modified);
@@ -124,16 +141,34 @@ function threeWayMemoKey(original: unknown, modified: unknown, inputs: ThreeWayI
   const live = liveKey(o, m, c);
   if (live === null) return null;
   const merged = tolerations === null ? '' : JSON.stringify(tolerations);
-  return `${objectId(original)}\u0000${objectId(modified)}\u0000${merged}\u0000${live}`;
+  return {
+    key: `${objectId(original)}\u0000${objectId(modified)}\u0000${merged}\u0000${live.key}`,
+    unnamed: live.unnamed,
+  };
 }
 
 /** The memo key, or null (decide alone) when even keying fails on a hostile input (too deep). */
-function memoKeyOrNull(original: unknown, modified: unknown, inputs: ThreeWayInputs): string | null {
+function memoKeyOrNull(original: unknown, modified: unknown, inputs: ThreeWayInputs): MemoKey | null {
   try {
     return threeWayMemoKey(original, modified, inputs);
   } catch {
     return null;
   }
+}
+
+/**
+ * The left-out elements (by position) whose names `decision` spells, in its patch, fields or
+ * error. Searched as text, as JSON spells them: a name found by coincidence elsewhere only
+ * narrows what the decision is shared with.
+ */
+function namedIn(decision: DiffDecision, unnamed: string[]): Array<[number, string]> {
+  if (unnamed.length === 0) return [];
+  const text = JSON.stringify([decision.patch, decision.fields, decision.error ?? null]);
+  const named: Array<[number, string]> = [];
+  unnamed.forEach((k, i) => {
+    if (text.includes(JSON.stringify(k).slice(1, -1))) named.push([i, k]);
+  });
+  return named;
 }
 
 export function threeWayDecision(original: unknown, modified: unknown, current: unknown): DiffDecision {
@@ -143,11 +178,11 @@ export function threeWayDecision(original: unknown, modified: unknown, current: 
   } catch (e) {
     return failed(e);
   }
-  const key = memoKeyOrNull(original, modified, inputs);
-  const known = key === null ? undefined : threeWayDecisions.get(key);
-  if (known) return known;
+  const memo = memoKeyOrNull(original, modified, inputs);
+  const known = memo === null ? undefined : threeWayDecisions.get(memo.key);
+  if (known && known.named.every(([i, k]) => memo?.unnamed[i] === k)) return known.decision;
   const decision = decideThreeWay(inputs);
-  if (key !== null) threeWayDecisions.set(key, decision);
+  if (memo !== null) threeWayDecisions.set(memo.key, { decision, named: namedIn(decision, memo.unnamed) });
   return decision;
 }
 
