@@ -15,22 +15,40 @@ const CONTAINER_LISTS: ReadonlyArray<[string, string]> = [
   ['volumeDevices', 'devicePath'],
 ];
 
-const MERGE_LISTS = new Map<string, string>();
-const RETAIN_KEYS = new Set<string>();
-const SET_LISTS = new Set<string>();
+/** The schema as a tree of object keys: a lookup walks the path, with no string built per call. */
+interface SchemaNode {
+  children: Map<string, SchemaNode>;
+  /** Set on list fields with a patch strategy. */
+  strategy?: ListStrategy;
+  retainKeys?: boolean;
+}
 
-function key(path: readonly string[]): string {
-  // NUL cannot occur in a JSON object key that reaches a Pod, so paths never collide.
-  return path.join('\u0000');
+const ROOT: SchemaNode = { children: new Map() };
+
+function nodeFor(path: readonly string[]): SchemaNode {
+  let node = ROOT;
+  for (const k of path) {
+    let next = node.children.get(k);
+    if (!next) node.children.set(k, (next = { children: new Map() }));
+    node = next;
+  }
+  return node;
+}
+
+function find(path: readonly string[]): SchemaNode | undefined {
+  let node: SchemaNode | undefined = ROOT;
+  for (let i = 0; i < path.length && node; i++) node = node.children.get(path[i]);
+  return node;
 }
 
 function merge(path: string[], mergeKey: string, retainKeys = false): void {
-  MERGE_LISTS.set(key(path), mergeKey);
-  if (retainKeys) RETAIN_KEYS.add(key(path));
+  const node = nodeFor(path);
+  node.strategy = { kind: 'merge', key: mergeKey };
+  if (retainKeys) node.retainKeys = true;
 }
 
 merge(['metadata', 'ownerReferences'], 'uid');
-SET_LISTS.add(key(['metadata', 'finalizers']));
+nodeFor(['metadata', 'finalizers']).strategy = { kind: 'set' };
 
 for (const c of ['containers', 'initContainers', 'ephemeralContainers']) {
   merge(['spec', c], 'name');
@@ -58,19 +76,17 @@ for (const s of ['containerStatuses', 'initContainerStatuses', 'ephemeralContain
 
 /** How strategicpatch treats the list at `path` (object keys from the Pod root, list indexes omitted). */
 export function listStrategy(path: string[]): ListStrategy {
-  const k = key(path);
-  const mergeKey = MERGE_LISTS.get(k);
-  if (mergeKey !== undefined) return { kind: 'merge', key: mergeKey };
-  if (SET_LISTS.has(k)) return { kind: 'set' };
-  return { kind: 'atomic' };
+  return find(path)?.strategy ?? ATOMIC;
 }
+
+const ATOMIC: ListStrategy = { kind: 'atomic' };
 
 /**
  * True for lists tagged `patchStrategy:"merge,retainKeys"` (volumes, resourceClaims): their
  * elements carry a `$retainKeys` directive so a patch can switch a volume's source type.
  */
 export function hasRetainKeys(path: string[]): boolean {
-  return RETAIN_KEYS.has(key(path));
+  return find(path)?.retainKeys === true;
 }
 
 const CONTAINER_KINDS = new Set(['containers', 'initContainers', 'ephemeralContainers']);

@@ -93,6 +93,21 @@ function parseNanos(q: unknown): Nanos {
   return { ok: true, nanos: sign === '-' ? -nanos : nanos };
 }
 
+// A pod's quantities are a handful of spellings compared over and over (every diff of every
+// recreation): each spelling is parsed once. Bounded by starting over, like BoundedCache.
+const MAX_PARSED = 4096;
+const parsedBySpelling = new Map<string, Nanos>();
+
+function parsedNanos(q: unknown): Nanos {
+  if (typeof q !== 'string') return parseNanos(q);
+  let p = parsedBySpelling.get(q);
+  if (p === undefined) {
+    if (parsedBySpelling.size >= MAX_PARSED) parsedBySpelling.clear();
+    parsedBySpelling.set(q, (p = parseNanos(q)));
+  }
+  return p;
+}
+
 /** Parses a quantity; `milli` is the exact value times 1000, rounded away from zero like Quantity.MilliValue. */
 export function parseQuantity(q: unknown): ParsedQuantity {
   const p = parseNanos(q);
@@ -109,8 +124,10 @@ export function parseQuantity(q: unknown): ParsedQuantity {
  * Compared at nano precision (what ParseQuantity keeps), finer than `milli`.
  */
 export function quantitiesEqual(a: unknown, b: unknown): boolean {
-  const pa = parseNanos(a);
-  const pb = parseNanos(b);
+  // The same spelling is the same value (or, for a non-quantity, the same JSON).
+  if (a === b) return true;
+  const pa = parsedNanos(a);
+  const pb = parsedNanos(b);
   if (pa.ok && pb.ok) return pa.nanos === pb.nanos;
   return deepEqual(a, b);
 }

@@ -12,13 +12,25 @@ import {
   StrategicMergeError,
 } from './smp-directives';
 
-/** The position of `v` in `list`, matching maps by merge key and scalars by value; -1 if absent. */
-export function indexOfItem(list: readonly unknown[], v: unknown, mergeKey: string, kind: GoKind): number {
-  if (kind === 'map') {
-    const want = isObject(v) ? v[mergeKey] : undefined;
-    return list.findIndex((e) => sameScalar(isObject(e) ? e[mergeKey] : undefined, want));
-  }
-  return list.findIndex((e) => sameScalar(e, v));
+/** What an element is matched by: its merge key's value (maps) or itself; nil as null. */
+function identityOf(e: unknown, mergeKey: string, kind: GoKind): unknown {
+  const v = kind === 'map' ? (isObject(e) ? e[mergeKey] : undefined) : e;
+  return v ?? null;
+}
+
+/**
+ * A lookup of an item's position in `list` (maps matched by merge key, scalars by value; -1
+ * if absent): the first position of each identity, found once, instead of a scan per lookup
+ * (ordering a pod's lists was quadratic). A Map matches as sameScalar does: strict equality,
+ * as JSON values carry no NaN.
+ */
+function positionsOf(list: readonly unknown[], mergeKey: string, kind: GoKind): (v: unknown) => number {
+  const first = new Map<unknown, number>();
+  list.forEach((e, i) => {
+    const id = identityOf(e, mergeKey, kind);
+    if (!first.has(id)) first.set(id, i);
+  });
+  return (v) => first.get(identityOf(v, mergeKey, kind)) ?? -1;
 }
 
 function requireMergeKey(lists: readonly unknown[][], mergeKey: string): void {
@@ -53,7 +65,8 @@ export function normalizeSliceOrder(
     deletes = items.filter(isDeleteDirective);
     items = items.filter((e) => !isDeleteDirective(e));
   }
-  const ranked = items.map((e, i) => ({ e, i, at: indexOfItem(order, e, mergeKey, kind) }));
+  const at = positionsOf(order, mergeKey, kind);
+  const ranked = items.map((e, i) => ({ e, i, at: at(e) }));
   ranked.sort((a, b) => {
     const ra = a.at < 0 ? Number.MAX_SAFE_INTEGER : a.at;
     const rb = b.at < 0 ? Number.MAX_SAFE_INTEGER : b.at;
@@ -74,6 +87,7 @@ export function mergeSortedSlice(
   kind: GoKind,
 ): unknown[] {
   const out: unknown[] = [];
+  const at = positionsOf(serverOrder, mergeKey, kind);
   let i = 0;
   let j = 0;
   while (i < left.length || j < right.length) {
@@ -82,8 +96,8 @@ export function mergeSortedSlice(
     } else if (j >= right.length) {
       out.push(left[i++]);
     } else {
-      const li = indexOfItem(serverOrder, left[i], mergeKey, kind);
-      const ri = indexOfItem(serverOrder, right[j], mergeKey, kind);
+      const li = at(left[i]);
+      const ri = at(right[j]);
       if (li >= 0 && ri >= 0 && li < ri) out.push(left[i++]);
       else out.push(right[j++]);
     }
