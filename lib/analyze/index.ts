@@ -5,8 +5,9 @@ import type { Loop, Recreation } from '../model/findings';
 import { classifyDeletion } from './classify';
 import { findLoops } from './loops';
 import type { AnalysisOptions } from './options';
-import { compareTimes } from './time';
-import { buildTimeline, type Incarnation } from './timeline';
+import { sortByKey } from './sort-by-key';
+import { compareTimes, epochMicros } from './time';
+import { buildTimeline, type Incarnation, type Timeline } from './timeline';
 
 export interface AnalysisResult {
   recreations: Recreation[];
@@ -14,27 +15,32 @@ export interface AnalysisResult {
 }
 
 export function analyzeFacts(facts: Fact[], opts: AnalysisOptions): AnalysisResult {
-  const tl = buildTimeline(facts, opts.operatorUsers ?? []);
+  const built = buildTimeline(facts, opts.operatorUsers ?? []);
   const byBroker = new Map<string, Incarnation[]>();
-  for (const inc of tl.incarnations) {
+  for (const inc of built.incarnations) {
     const k = `${inc.namespace}\u0000${inc.broker!.kafkaCluster}\u0000${inc.broker!.brokerId}`;
-    const list = byBroker.get(k) ?? [];
-    list.push(inc);
-    byBroker.set(k, list);
+    const list = byBroker.get(k);
+    if (list) list.push(inc);
+    else byBroker.set(k, [inc]);
   }
+  // Classification reads the timeline's writes and users, never its pod list: without it,
+  // each broker's pods (and what they hold) can be collected once the broker is done, so the
+  // findings of a day-long fleet need not fit next to all of its timelines.
+  const tl: Timeline = { ...built, incarnations: [] };
   const recreations: Recreation[] = [];
-  for (const list of byBroker.values()) {
-    const ordered = [...list].sort((a, b) =>
-      compareTimes(a.createdAt ?? a.deletion?.at ?? '', b.createdAt ?? b.deletion?.at ?? ''),
-    );
+  for (const [k, list] of byBroker) {
+    byBroker.delete(k);
+    const ordered = byStart(list);
     const created = ordered.filter((i) => i.createdAt !== null);
+    const createdAt = new Float64Array(created.length);
+    for (let i = 0; i < created.length; i++) createdAt[i] = epochMicros(created[i].createdAt!);
     for (const inc of ordered) {
       if (!inc.deletion) continue;
-      const successor = successorOf(inc, created);
+      const successor = successorOf(inc, created, createdAt);
       recreations.push(classifyDeletion(inc, successor, tl, opts));
     }
   }
-  recreations.sort((a, b) => compareTimes(a.deletedPod.deletedAt, b.deletedPod.deletedAt));
+  sortByKey(recreations, (r) => epochMicros(r.deletedPod.deletedAt));
   const kept = recreations.filter((r) => inScope(r, opts));
   // Loops are found on every recreation, then scoped, so a window edge does not split a loop's count.
   const loops = findLoops(recreations, tl.operatorUsers, tl.newestAt, opts).filter((l) =>
@@ -43,17 +49,25 @@ export function analyzeFacts(facts: Fact[], opts: AnalysisOptions): AnalysisResu
   return { recreations: kept, loops };
 }
 
+/** A broker's pods by creation time (deletion time for those created before the data). */
+function byStart(list: Incarnation[]): Incarnation[] {
+  const ordered = [...list];
+  sortByKey(ordered, (i) => epochMicros(i.createdAt ?? i.deletion?.at ?? ''));
+  return ordered;
+}
+
 /**
  * The next pod of the same broker created after this one's deletion began. `created` is
- * sorted by creation time; a binary search keeps a day-long loop (10^4 pods) linear-ish.
+ * sorted by creation time (`createdAt` its times); a binary search keeps a day-long loop
+ * (10^4 pods) linear-ish.
  */
-function successorOf(inc: Incarnation, created: Incarnation[]): Incarnation | null {
-  const at = inc.deletion!.at;
+function successorOf(inc: Incarnation, created: Incarnation[], createdAt: Float64Array): Incarnation | null {
+  const at = epochMicros(inc.deletion!.at);
   let lo = 0;
   let hi = created.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (compareTimes(created[mid].createdAt!, at) < 0) lo = mid + 1;
+    if (createdAt[mid] - at < 0) lo = mid + 1;
     else hi = mid;
   }
   while (lo < created.length && created[lo] === inc) lo++;

@@ -4,7 +4,8 @@
 import type { Classification, Loop, Recreation } from '../model/findings';
 import { loopRecommendation } from '../koperator/recommendation';
 import type { AnalysisOptions } from './options';
-import { compareTimes, secondsBetween } from './time';
+import { sortByKey } from './sort-by-key';
+import { compareTimes, epochMicros, secondsBetween } from './time';
 
 export function findLoops(
   recreations: Recreation[],
@@ -21,7 +22,7 @@ export function findLoops(
   }
   const loops: Loop[] = [];
   for (const list of byBroker.values()) {
-    list.sort((a, b) => compareTimes(a.deletedPod.deletedAt, b.deletedPod.deletedAt));
+    sortByKey(list, (r) => epochMicros(r.deletedPod.deletedAt));
     let run: Recreation[] = [];
     const flush = () => {
       if (run.length >= opts.loopMinCount) loops.push(toLoop(run, newestAt));

@@ -11,7 +11,8 @@ import type {
 } from '../model/facts';
 import { brokerOfPod, brokerOfPodName, kafkaClusterOwner, type BrokerIdentity } from '../koperator/naming';
 import { MSG } from '../koperator/log-messages';
-import { compareTimes, epochMicros, secondsBetween } from './time';
+import { sortWithKeys } from './sort-by-key';
+import { epochMicros, secondsBetween } from './time';
 
 export interface Deletion {
   at: string;
@@ -85,26 +86,24 @@ export function onePerRequest(facts: Fact[]): Fact[] {
   return out.concat([...best.values()]);
 }
 
-/**
- * The facts ordered by factTime. Each time is parsed once, not once per comparison (a day of a
- * fleet is millions of facts); the comparisons, and so the order, are exactly compareTimes'.
- */
-function byFactTime(facts: Fact[]): Fact[] {
-  const keyed = facts.map((f) => ({ f, t: epochMicros(factTime(f)) }));
-  keyed.sort((a, b) => a.t - b.t);
-  return keyed.map((k) => k.f);
-}
-
 export function buildTimeline(facts: Fact[], configuredOperators: string[] = []): Timeline {
-  const sorted = byFactTime(onePerRequest(facts));
+  // Each time is parsed once, not once per comparison (a day of a fleet is millions of facts).
+  const sorted = onePerRequest(facts);
+  const times = new Float64Array(sorted.length);
+  for (let i = 0; i < sorted.length; i++) times[i] = epochMicros(factTime(sorted[i]));
+  sortWithKeys(sorted, times);
   const pods: PodWriteFact[] = [];
   const kafkaClusterWrites: KafkaClusterWriteFact[] = [];
   const configMapWrites: ConfigMapWriteFact[] = [];
   const operatorLines: OperatorFact[] = [];
   let newestAt = '';
-  for (const f of sorted) {
-    const t = factTime(f);
-    if (!newestAt || compareTimes(t, newestAt) > 0) newestAt = t;
+  let newest = NaN;
+  for (let i = 0; i < sorted.length; i++) {
+    const f = sorted[i];
+    if (!newestAt || times[i] - newest > 0) {
+      newestAt = factTime(f);
+      newest = times[i];
+    }
     if (f.type === 'pod') pods.push(f);
     else if (f.type === 'kafkacluster') kafkaClusterWrites.push(f);
     else if (f.type === 'configmap') configMapWrites.push(f);
