@@ -10,6 +10,7 @@ import { isTaintMessage, MSG } from '../koperator/log-messages';
 import type { AnalysisOptions } from './options';
 import { attributeField } from './attribution';
 import { DEFAULT_ENV_ALLOWLIST, redactField } from './redact';
+import { sharedFields, sharedText, sharedVerdict } from './shared-parts';
 import { reconstructStates, isObject, type PodStates } from './states';
 import { compareTimes, secondsBetween } from './time';
 import type { Incarnation, Timeline } from './timeline';
@@ -40,7 +41,7 @@ export function classifyDeletion(
     three = threeWayDecision(states.original, states.modified, states.current);
     intent = intentDecision(states.original, states.modified);
   }
-  const wouldRestart = three && intent ? { threeWayMerge: three.changed, intentDiff: intent.changed } : null;
+  const wouldRestart = three && intent ? sharedVerdict(three.changed, intent.changed) : null;
 
   const rec = (
     classification: Classification,
@@ -55,9 +56,9 @@ export function classifyDeletion(
       ? { name: successor.name, uid: successor.uid, createdAt: successor.createdAt ?? deletion.at }
       : null,
     classification,
-    fields,
+    fields: sharedFields(fields),
     wouldRestart,
-    evidence: [...new Set([...evidence, ...extra])],
+    evidence: uniqueInOrder(evidence, extra),
   });
 
   if (deletion.by === null) {
@@ -93,7 +94,7 @@ export function classifyDeletion(
     const fields = three.fields.map((f) => {
       const a = attributeField(inc, f.path, tl.operatorUsers);
       extra.push(...a.evidence);
-      if (a.note) extra.push(a.note);
+      if (a.note) extra.push(sharedText(a.note));
       return { path: f.path, ...redactField(f.path, f.from, f.to, allow), by: a.by };
     });
     return rec('external-mutation-revert', fields, extra);
@@ -109,6 +110,16 @@ export function classifyDeletion(
     [],
     ['three-way diff empty, no taint, no terminated container, no configuration change seen'],
   );
+}
+
+/** `a` then `b`, each string once, first place kept; a fresh array of exactly that length. */
+export function uniqueInOrder(a: string[], b: string[]): string[] {
+  const all = a.concat(b);
+  // Lists are a handful of IDs; a quadratic scan of them allocates nothing.
+  if (all.length > 32) return [...new Set(all)];
+  let dup = false;
+  for (let i = 1; i < all.length && !dup; i++) dup = all.lastIndexOf(all[i], i - 1) >= 0;
+  return dup ? [...new Set(all)] : all;
 }
 
 function taintEvidence(inc: Incarnation, states: PodStates, opts: AnalysisOptions): string | null {
