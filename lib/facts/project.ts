@@ -26,16 +26,16 @@ function projectAudit(e: AuditEvent, src: Src): Fact | null {
     doneAt: e.stageTimestamp || e.requestReceivedTimestamp,
     src,
     auditID: e.auditID,
-    stage: e.stage,
-    level: e.level,
-    verb: e.verb,
+    stage: internText(e.stage),
+    level: internText(e.level),
+    verb: internText(e.verb),
     // Nested fields of an event are unvalidated input: a non-string here would reach
     // string methods in the analysis and abort the whole run.
-    user: str(e.user?.username) ?? '',
-    namespace: ref.namespace,
-    name: str(ref.name) ?? stringAt(response, 'metadata', 'name'),
-    uid: str(ref.uid),
-    subresource: str(ref.subresource),
+    user: internText(str(e.user?.username) ?? ''),
+    namespace: internText(ref.namespace),
+    name: internText(str(ref.name) ?? stringAt(response, 'metadata', 'name')),
+    uid: internText(str(ref.uid)),
+    subresource: internText(str(ref.subresource)),
     code: typeof e.responseStatus?.code === 'number' ? e.responseStatus.code : null,
   };
   switch (ref.resource) {
@@ -170,6 +170,20 @@ function intern<T>(v: T): T {
   return v;
 }
 
+// The same few verbs, users, namespaces, stages and levels, and each pod's name and uid, recur
+// in every fact about a pod: parsing gives each fact its own copy, interning keeps one.
+// Bounded like the parts above.
+const internedTexts = new BoundedCache<string>(65_536, 4 * 2 ** 20);
+
+/** An equal string seen before, or this one (null and non-strings pass through). */
+export function internText<T>(v: T): T {
+  if (typeof v !== 'string') return v;
+  const known = internedTexts.get(v);
+  if (known !== undefined) return known as T;
+  internedTexts.set(v, v);
+  return v;
+}
+
 /** The object with each object or list member interned (in place: callers pass a fresh copy). */
 function internMembers(o: Record<string, unknown>): Record<string, unknown> {
   for (const k of Object.keys(o)) o[k] = intern(o[k]);
@@ -229,13 +243,15 @@ function projectOperator(line: OperatorLine, src: Src): OperatorFact | null {
     type: 'operator',
     at: line.ts,
     src,
-    msg: line.msg,
-    level: line.level,
-    kafkaCluster:
+    msg: internText(line.msg),
+    level: internText(line.level),
+    kafkaCluster: internText(
       stringAt(cr, 'name') ?? str(f.clusterName) ?? str(f['Request.Name']) ?? (cr ? null : str(f.name)),
-    namespace:
+    ),
+    namespace: internText(
       stringAt(cr, 'namespace') ?? str(f.clusterNamespace) ?? str(f['Request.Namespace']) ?? str(f.namespace),
-    pod,
+    ),
+    pod: internText(pod),
     brokerId:
       typeof f.brokerId === 'string'
         ? f.brokerId

@@ -1,6 +1,6 @@
 // The projection interns the parts every pod of a restart loop repeats: equal parts become one
 // object, facts stay equal to what they were and serialise the same.
-import { projectRecord } from '../../lib/facts/project';
+import { internText, projectRecord } from '../../lib/facts/project';
 import type { AuditEvent } from '../../lib/model/audit';
 import type { PodWriteFact } from '../../lib/model/facts';
 
@@ -63,5 +63,31 @@ describe('interning in the projection', () => {
     (e.responseObject as { spec: Record<string, unknown> }).spec.deep = deep;
     const f = project(e);
     expect((f.response as { spec: Record<string, unknown> }).spec.deep).toBe(deep);
+  });
+});
+
+describe('internText', () => {
+  test.each([
+    ['equal strings', 'kafka', 'kafka', true],
+    ['different strings', 'kafka', 'kafka2', false],
+    ['case', 'Kafka', 'kafka', false],
+    ['empty and a space', '', ' ', false],
+  ])('%s', (_what, a, b, same) => {
+    const first = internText([a].join(''));
+    const second = internText([b].join(''));
+    expect(first).toBe(a);
+    expect(second).toBe(b);
+    expect(first === second).toBe(same);
+  });
+
+  test.each([[null], [undefined], [7]])('%p passes through', (v) => {
+    expect(internText(v)).toBe(v);
+  });
+
+  test('facts of one pod keep their own values', () => {
+    const a = project(podCreate('kafka-0-a', 'node-1')) as PodWriteFact;
+    const b = project(podCreate('kafka-0-b', 'node-1')) as PodWriteFact;
+    expect([a.name, b.name]).toEqual(['kafka-0-a', 'kafka-0-b']);
+    expect([a.verb, a.user, a.namespace, a.stage]).toEqual([b.verb, b.user, b.namespace, b.stage]);
   });
 });
