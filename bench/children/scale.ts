@@ -72,6 +72,14 @@ function withMeta(body: unknown, name: string, uid: string, oldName: string): un
   return { ...b, metadata: { ...b.metadata, name, uid } };
 }
 
+/**
+ * The string as one flat copy, as JSON.parse gives every value. Built by concatenation, an ID
+ * would be a rope of slices and pieces, larger than any fact read from a log.
+ */
+function flat(s: string): string {
+  return Buffer.from(s, 'latin1').toString('latin1');
+}
+
 function build(total: number, tpl: { facts: PodWriteFact[]; name: string }): Fact[] {
   const t0 = Date.parse(tpl.facts[0].at);
   const perBroker = Math.ceil(total / BROKERS);
@@ -83,15 +91,16 @@ function build(total: number, tpl: { facts: PodWriteFact[]; name: string }): Fac
     const bt = retarget(tpl.facts, cluster);
     const oldName = tpl.name.split(TEMPLATE_CLUSTER).join(cluster);
     for (let i = 0; i < perBroker && n < total; i++, n++) {
-      const name = `${cluster}-5-${i.toString(36).padStart(5, '0')}`;
-      const uid = `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+      // Name and uid are shared by the incarnation's facts, as the projection interns them.
+      const name = flat(`${cluster}-5-${i.toString(36).padStart(5, '0')}`);
+      const uid = flat(`00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`);
       const shift = base + b * 37 + i * PERIOD_MS - t0;
       for (const [k, f] of bt.entries()) {
         out.push({
           ...f,
           at: new Date(Date.parse(f.at) + shift).toISOString(),
           doneAt: new Date(Date.parse(f.doneAt) + shift).toISOString(),
-          auditID: `${uid.slice(0, 24)}${(n * 16 + k).toString(16).padStart(12, '0')}`,
+          auditID: flat(`${uid.slice(0, 24)}${(n * 16 + k).toString(16).padStart(12, '0')}`),
           name: f.name === null ? null : name,
           uid: f.uid === null ? null : uid,
           request: withMeta(f.request, name, uid, oldName),
