@@ -10,5 +10,9 @@ await build({
   target: 'node20',
   format: 'cjs',
   sourcemap: true,
+  // The AWS SDK and Powertools are two thirds of the bundle and only the s3:// inputs and
+  // local-pipeline load them (lazily): left in node_modules (they are dependencies), the
+  // command parses ~0.5 MB instead of ~2.8 MB at every start, ~30 ms less per run.
+  external: ['@aws-sdk/*', '@smithy/*', '@aws-lambda-powertools/*'],
   logLevel: 'warning',
 });
