@@ -178,12 +178,43 @@ export function threeWayDecision(original: unknown, modified: unknown, current: 
   } catch (e) {
     return failed(e);
   }
-  const memo = memoKeyOrNull(original, modified, inputs);
+  const loop = keyingOf(original, modified);
+  const memo = loop === null || !worthKeying(loop) ? null : memoKeyOrNull(original, modified, inputs);
   const known = memo === null ? undefined : threeWayDecisions.get(memo.key);
-  if (known && known.named.every(([i, k]) => memo?.unnamed[i] === k)) return known.decision;
+  if (loop !== null && memo !== null) loop.tries++;
+  if (known && known.named.every(([i, k]) => memo?.unnamed[i] === k)) {
+    if (loop !== null) loop.hits++;
+    return known.decision;
+  }
   const decision = decideThreeWay(inputs);
   if (memo !== null) threeWayDecisions.set(memo.key, { decision, named: namedIn(decision, memo.unnamed) });
   return decision;
+}
+
+// Keying a live pod costs about as much as deciding it. Where a webhook writes a new value
+// into every pod (a rightsizer following usage), no two pods of the loop share a key and the
+// memo only adds that cost, so a loop (last-applied and desired pair) whose first
+// KEYING_TRIAL pods found no shared decision is decided without keys from then on.
+const KEYING_TRIAL = 8;
+
+interface Keying {
+  tries: number;
+  hits: number;
+}
+
+const keyingByLoop = new WeakMap<object, WeakMap<object, Keying>>();
+
+function keyingOf(original: unknown, modified: unknown): Keying | null {
+  if (!isObject(original) || !isObject(modified)) return null;
+  let byModified = keyingByLoop.get(original);
+  if (!byModified) keyingByLoop.set(original, (byModified = new WeakMap()));
+  let k = byModified.get(modified);
+  if (!k) byModified.set(modified, (k = { tries: 0, hits: 0 }));
+  return k;
+}
+
+function worthKeying(k: Keying): boolean {
+  return k.hits > 0 || k.tries < KEYING_TRIAL;
 }
 
 // The intent diff reads only last-applied and desired: shared objects in a loop.

@@ -186,3 +186,28 @@ describe('threeWayDecision memo across the token volume’s random name', () => 
     );
   });
 });
+
+// Keying costs about as much as deciding, so a loop whose pods never share a decision stops
+// being keyed after a trial; one that has shared keeps its memo.
+describe('threeWayDecision memo: which loops are keyed', () => {
+  const withCpu = (cpu: string, n: number): Pod =>
+    sibling(WEBHOOKED, n, (p) => void (p.spec!.containers[0].resources!.requests!.cpu = cpu));
+  const distinct = (loop: Pod, from: number) =>
+    Array.from({ length: 8 }, (_, i) => threeWayDecision(loop, loop, withCpu(`${from + i}m`, i)));
+
+  it('stops keying a loop whose first eight pods all differ: a repeat is decided afresh', () => {
+    const loop = clone(DESIRED);
+    const [first] = distinct(loop, 100);
+    const repeat = threeWayDecision(loop, loop, withCpu('100m', 99));
+    expect(repeat).not.toBe(first);
+    expect(repeat).toEqual(first);
+  });
+
+  it('keeps keying a loop that shared a decision during the trial', () => {
+    const loop = clone(DESIRED);
+    const first = threeWayDecision(loop, loop, withCpu('100m', 0));
+    expect(threeWayDecision(loop, loop, withCpu('100m', 1))).toBe(first);
+    distinct(loop, 200);
+    expect(threeWayDecision(loop, loop, withCpu('100m', 99))).toBe(first);
+  });
+});
