@@ -11,67 +11,67 @@
 import { isObject, type JsonObject } from './json-value';
 
 export function stripNulls(obj: unknown): unknown {
-  if (Array.isArray(obj)) return cleanList(obj);
-  if (isObject(obj)) return cleanObject(obj);
+  if (Array.isArray(obj)) return cleanList(obj, 0);
+  if (isObject(obj)) return cleanObject(obj, 0);
   return obj;
 }
 
-// A part that is already clean is reused rather than copied: the pods of a restart loop share
-// their spec objects, so this keeps them shared (and content-id.ts keys them by identity).
-// Outputs may therefore alias inputs; neither is ever mutated. Bounded, recent objects only.
+// Copy on write: a part that is already clean is returned as it is, and only the path to a
+// dirty value is copied, so the pods of a restart loop keep sharing their spec objects (and
+// content-id.ts keys them by identity). Outputs may alias inputs; neither is ever mutated.
+// The parts the fact projection shares between pods are a pod's metadata and spec members
+// (depth 2 and above): their results are remembered, so a shared part is walked once. Deeper
+// parts are walked each time, which costs less than remembering every object. Bounded.
 const MAX_KNOWN = 65_536;
-const knownClean = new Map<object, boolean>();
+const REMEMBERED_DEPTH = 2;
+const cleaned = new Map<object, unknown>();
 
-/** True when cleaning `v` (as a member or list element) would return an equal value. */
-function isClean(v: JsonObject | unknown[]): boolean {
-  let clean = knownClean.get(v);
-  if (clean === undefined) {
-    clean = Array.isArray(v) ? v.every(isCleanElement) : Object.values(v).every(isCleanMember);
-    if (knownClean.size >= MAX_KNOWN) knownClean.clear();
-    knownClean.set(v, clean);
-  }
-  return clean;
-}
-
-function isCleanMember(v: unknown): boolean {
-  if (v === null || v === undefined || v === '') return false;
-  return Array.isArray(v) || isObject(v) ? isClean(v) : true;
-}
-
-function isCleanElement(v: unknown): boolean {
-  if (v === undefined) return false;
-  return Array.isArray(v) || isObject(v) ? isClean(v) : true;
-}
-
-function cleanObject(o: JsonObject): JsonObject {
-  const out: JsonObject = {};
-  for (const [k, v] of Object.entries(o)) {
-    if (v === null || v === undefined || v === '') continue;
-    if (Array.isArray(v)) {
-      out[k] = isClean(v) ? v : cleanList(v);
-    } else if (isObject(v)) {
-      if (Object.keys(v).length === 0) {
-        out[k] = {};
-        continue;
-      }
-      if (isClean(v)) {
-        out[k] = v;
-        continue;
-      }
-      const cleaned = cleanObject(v);
-      if (Object.keys(cleaned).length > 0) out[k] = cleaned;
-    } else {
-      out[k] = v;
-    }
+function remembered<T extends object>(v: T, depth: number, clean: (v: T, depth: number) => T): T {
+  if (depth > REMEMBERED_DEPTH) return clean(v, depth);
+  let out = cleaned.get(v) as T | undefined;
+  if (out === undefined) {
+    out = clean(v, depth);
+    if (cleaned.size >= MAX_KNOWN) cleaned.clear();
+    cleaned.set(v, out);
   }
   return out;
 }
 
-function cleanList(l: unknown[]): unknown[] {
-  return l.map((v) => {
-    if (v === undefined) return null;
-    if (Array.isArray(v)) return isClean(v) ? v : cleanList(v);
-    if (isObject(v)) return isClean(v) ? v : cleanObject(v);
-    return v;
-  });
+function cleanObject(o: JsonObject, depth: number): JsonObject {
+  const keys = Object.keys(o);
+  let out: JsonObject | null = null;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    const v = o[k];
+    let next: unknown = v;
+    let drop = false;
+    if (v === null || v === undefined || v === '') {
+      drop = true;
+    } else if (Array.isArray(v)) {
+      next = remembered(v, depth + 1, cleanList);
+    } else if (isObject(v) && Object.keys(v).length > 0) {
+      next = remembered(v, depth + 1, cleanObject);
+      drop = next !== v && Object.keys(next as JsonObject).length === 0;
+    }
+    if (out === null && (drop || next !== v)) {
+      out = {};
+      for (let j = 0; j < i; j++) out[keys[j]] = o[keys[j]];
+    }
+    if (out !== null && !drop) out[k] = next;
+  }
+  return out ?? o;
+}
+
+function cleanList(l: unknown[], depth: number): unknown[] {
+  let out: unknown[] | null = null;
+  for (let i = 0; i < l.length; i++) {
+    const v = l[i];
+    let next: unknown = v;
+    if (v === undefined) next = null;
+    else if (Array.isArray(v)) next = remembered(v, depth + 1, cleanList);
+    else if (isObject(v)) next = remembered(v, depth + 1, cleanObject);
+    if (out === null && next !== v) out = l.slice(0, i);
+    if (out !== null) out.push(next);
+  }
+  return out ?? l;
 }
