@@ -33,7 +33,8 @@ function walk(
   segments: PathSegment[],
   out: FieldChange[],
 ): void {
-  if (b === undefined && a === undefined) return;
+  // The same object has no differences (strategicMerge shares what a patch leaves alone).
+  if (b === a) return;
   if (isQuantityPath(schemaPath) && b !== undefined && a !== undefined && quantitiesEqual(b, a)) return;
   const bothMapsOrMissing = (isObject(b) || b === undefined) && (isObject(a) || a === undefined);
   if (bothMapsOrMissing && (isObject(b) || isObject(a))) {

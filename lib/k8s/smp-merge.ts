@@ -65,12 +65,16 @@ export function strategicMerge(original: unknown, patch: unknown, options: Merge
   if (original !== null && original !== undefined && !isObject(original)) {
     throw new StrategicMergeError('document is not a JSON object');
   }
-  const doc = isObject(original) ? cloneJson(original) : {};
-  return mergeMap(doc, cloneJson(patch), [], options);
+  // The document is copied on write (mergeMap copies each map it changes), so the result
+  // shares every part the patch does not reach with `original`: applying a small patch to a
+  // pod no longer copies the pod. The patch is consumed, so it is copied whole.
+  return mergeMap(isObject(original) ? original : {}, cloneJson(patch), [], options);
 }
 
-function mergeMap(original: JsonObject, patch: JsonObject, path: string[], o: MergeOptions): JsonObject {
+function mergeMap(shared: JsonObject, patch: JsonObject, path: string[], o: MergeOptions): JsonObject {
   if (hasOwn(patch, DIRECTIVE_MARKER)) return mapDirective(patch[DIRECTIVE_MARKER], patch);
+  // Spread defines keys as own data properties, so a `__proto__` key stays a key.
+  const original: JsonObject = { ...shared };
   applyRetainKeys(original, patch, o);
   mergeOrderedLists(original, patch, path, o);
 

@@ -3,7 +3,17 @@ import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '../..
 
 const y = (s: string): unknown => load(s);
 
-const POD = y(`
+/** Frozen all the way down: a patch that wrote into the document would throw (strict mode). */
+function deepFreeze<T>(v: T): T {
+  if (v !== null && typeof v === 'object') {
+    for (const e of Object.values(v)) deepFreeze(e);
+    Object.freeze(v);
+  }
+  return v;
+}
+
+const POD = deepFreeze(
+  y(`
 metadata:
   labels: {app: kafka}
   annotations: {a: "1"}
@@ -19,7 +29,8 @@ status:
   conditions:
     - {type: PodScheduled, status: "True"}
     - {type: Ready, status: "False"}
-`);
+`),
+);
 
 // StrategicMergePatch as the API server runs it for a PATCH with the strategic merge type.
 describe('applyStrategicMergePatch', () => {
