@@ -71,7 +71,7 @@ function keptOf(
       part = keptOf(v, isObject(o) ? o : undefined, m, [...path, k], unnamed);
       if (part === null) return null;
     } else if (Array.isArray(m) && Array.isArray(v)) {
-      part = keptOfList(v, Array.isArray(o) ? o : undefined, m, path, k, unnamed);
+      part = listKeyOf(v, Array.isArray(o) ? o : undefined, m, path, k, unnamed);
       if (part === null) return null;
     } else {
       part = contentKey(v);
@@ -79,6 +79,40 @@ function keptOf(
     out += `${JSON.stringify(k)}:${part},`;
   }
   return `${out}}`;
+}
+
+// The pods of a loop share their lists as objects (the projection interns a pod's spec
+// members, stripNulls keeps clean parts), so a list's key is remembered by identity, with the
+// lists it was keyed against: walking it element by element for every pod cost more than the
+// decisions the memo saves.
+interface ListKey {
+  /** Where the list was keyed: an interned list may stand at two places. */
+  at: string;
+  original: unknown[] | undefined;
+  modified: unknown[];
+  part: string | null;
+  unnamed: string[];
+}
+
+const listKeys = new WeakMap<unknown[], ListKey>();
+
+function listKeyOf(
+  current: unknown[],
+  original: unknown[] | undefined,
+  modified: unknown[],
+  path: string[],
+  key: string,
+  unnamed: string[],
+): string | null {
+  const at = `${path.join('.')}.${key}`;
+  let known = listKeys.get(current);
+  if (known?.at !== at || known.original !== original || known.modified !== modified) {
+    const own: string[] = [];
+    const part = keptOfList(current, original, modified, path, key, own);
+    listKeys.set(current, (known = { at, original, modified, part, unnamed: own }));
+  }
+  unnamed.push(...known.unnamed);
+  return known.part;
 }
 
 /**
