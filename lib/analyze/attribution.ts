@@ -4,6 +4,7 @@
 // that reported a mutation. Null where the logs cannot tell.
 import type { Operation } from 'fast-json-patch';
 import { applyJsonPatch } from '../k8s/apply-patch';
+import { beforeWebhooks, type BeforeWebhooks } from '../k8s/builtin-admission';
 import { jsonPointerToPath } from '../k8s/paths';
 import { listStrategy } from '../k8s/pod-schema';
 import type { PodWriteFact } from '../model/facts';
@@ -175,6 +176,14 @@ function patchSparesIdentity(patch: unknown): boolean {
 
 type WebhookPatch = [configuration: string, webhook: string, patch: Operation[]];
 
+const seenByCreate = new WeakMap<PodWriteFact, BeforeWebhooks>();
+
+function seenByWebhooks(create: PodWriteFact): BeforeWebhooks {
+  let seen = seenByCreate.get(create);
+  if (!seen) seenByCreate.set(create, (seen = beforeWebhooks(create.request, create.response)));
+  return seen;
+}
+
 function admissionOf(create: PodWriteFact): Admission {
   const known = admissionOfCreate.get(create);
   if (known) return known;
@@ -182,10 +191,11 @@ function admissionOf(create: PodWriteFact): Admission {
     h.patch ? [[h.configuration, h.webhook, h.patch] as WebhookPatch] : [],
   );
   const request = shareableRequestKey(create, hooks);
+  const seen = seenByWebhooks(create);
   const key =
     request === null
       ? null
-      : `${request}${hooks.map(([c, w, p]) => `${JSON.stringify([c, w])}${contentKey(p)}`).join('')}`;
+      : `${request}${seen.additionsKey}${hooks.map(([c, w, p]) => `${JSON.stringify([c, w])}${contentKey(p)}`).join('')}`;
   let admission = key === null ? undefined : admissionsByContent.get(key);
   if (!admission) {
     admission = { steps: admissionSteps(create), authorByPath: new Map(), shared: key !== null };
@@ -195,9 +205,12 @@ function admissionOf(create: PodWriteFact): Admission {
   return admission;
 }
 
-/** The pod as koperator sent it, then after each webhook patch in (round, index) order. */
+/**
+ * The pod as the first webhook saw it (koperator's request and what the built-in admission
+ * plugins added), then after each webhook patch in (round, index) order.
+ */
 function admissionSteps(create: PodWriteFact): AdmissionStep[] {
-  const steps: AdmissionStep[] = [{ state: create.request, by: '' }];
+  const steps: AdmissionStep[] = [{ state: seenByWebhooks(create).pod, by: '' }];
   for (const h of create.webhooks ?? []) {
     if (!h.patch) continue;
     const r = applyJsonPatch(steps[steps.length - 1].state, h.patch);
@@ -210,8 +223,13 @@ function admissionSteps(create: PodWriteFact): AdmissionStep[] {
 function admissionAuthor(create: PodWriteFact, path: string): string | null {
   const admission = admissionOf(create);
   const keys = parseFieldPath(path);
-  // A shared admission holds another create's identity: paths reaching it are replayed alone.
-  const cacheable = keys !== null && !seesIdentity(keys.map((k) => ('key' in k ? k.key : '')));
+  // A shared admission holds another create's identity and token volume name: paths reaching
+  // either are replayed alone.
+  const token = seenByWebhooks(create).tokenVolume;
+  const cacheable =
+    keys !== null &&
+    !seesIdentity(keys.map((k) => ('key' in k ? k.key : ''))) &&
+    (token === null || !path.includes(token));
   if (admission.shared && !cacheable) return authorIn(admissionSteps(create), path);
   const known = admission.authorByPath.get(path);
   if (known !== undefined) return known;

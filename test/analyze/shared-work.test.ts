@@ -95,6 +95,54 @@ describe('webhook attribution shared across identical admissions', () => {
   });
 });
 
+// Webhooks patch the pod the built-in admission plugins left, not the audit requestObject:
+// an appended toleration leans on DefaultTolerationSeconds' two, and a patch that fails on
+// the bare request would lose every change the webhook made.
+describe('webhook attribution on the pod the webhooks saw', () => {
+  const notReady = {
+    key: 'node.kubernetes.io/not-ready',
+    operator: 'Exists',
+    effect: 'NoExecute',
+    tolerationSeconds: 300,
+  };
+  const unreachable = { ...notReady, key: 'node.kubernetes.io/unreachable' };
+  const spot = { key: 'spot', operator: 'Exists', effect: 'NoSchedule' };
+  const injector: WebhookMutation = {
+    round: 0,
+    index: 0,
+    configuration: 'spot-injector',
+    webhook: 'pods.spot',
+    mutated: true,
+    patch: [
+      { op: 'add', path: '/spec/tolerations/-', value: spot },
+      { op: 'add', path: '/spec/nodeSelector', value: { pool: 'spot' } },
+    ],
+  };
+
+  function admitted(name: string): Incarnation {
+    const inc = incarnation(name, [injector]);
+    const request = inc.create!.request as { spec: Record<string, unknown> };
+    inc.create!.response = {
+      ...request,
+      spec: { ...request.spec, tolerations: [notReady, unreachable, spot], nodeSelector: { pool: 'spot' } },
+    };
+    return inc;
+  }
+
+  it('names the webhook for a field it set alongside an appended toleration', () => {
+    expect(attributeField(admitted('c-1-iiiii'), 'spec.nodeSelector.pool', new Set([OP])).by).toBe(
+      'spot-injector/pods.spot',
+    );
+  });
+
+  it('credits the webhook with the list it appended to, and nobody where no webhook ran', () => {
+    const by = attributeField(admitted('c-1-jjjjj'), 'spec.tolerations', new Set([OP])).by;
+    expect(by).toBe('spot-injector/pods.spot');
+    const inc = incarnation('c-1-kkkkk', []);
+    expect(attributeField(inc, 'spec.tolerations', new Set([OP])).by).toBeNull();
+  });
+});
+
 describe('last-applied decoded once per annotation', () => {
   it('gives bodies with the same annotation one shared object, and others their own', () => {
     const withAnn = (value: unknown) => ({
