@@ -8,6 +8,7 @@ import type { LogRecord } from '../model/record';
 import type { OperatorLine } from '../model/operator-line';
 import { BoundedCache } from '../k8s/bounded-cache';
 import { USED_MESSAGES } from '../koperator/log-messages';
+import { mayBeKoperatorPod } from '../koperator/naming';
 
 const READ_VERBS = new Set(['get', 'list', 'watch']);
 
@@ -138,11 +139,14 @@ export function webhookMutations(annotations: Record<string, string> | undefined
 }
 
 function slimPod(pod: Record<string, unknown>): Record<string, unknown> {
-  const meta = isObject(pod.metadata) ? internMembers({ ...pod.metadata }) : undefined;
+  // Only broker pods repeat in loops and reach the analysis's caches; interning another
+  // team's pod (serialising every member to look it up) would only cost time.
+  const share = mayBeKoperatorPod(pod) ? internMembers : (o: Record<string, unknown>) => o;
+  const meta = isObject(pod.metadata) ? share({ ...pod.metadata }) : undefined;
   if (meta) delete meta.managedFields;
   const out: Record<string, unknown> = { ...pod };
   if (meta) out.metadata = meta;
-  if (isObject(pod.spec)) out.spec = internMembers({ ...pod.spec });
+  if (isObject(pod.spec)) out.spec = share({ ...pod.spec });
   if (isObject(pod.status)) out.status = slimStatus(pod.status);
   return out;
 }

@@ -42,6 +42,20 @@ export function brokerOfPodName(name: string): BrokerIdentity | null {
   return m ? { kafkaCluster: m[1], brokerId: m[2] } : null;
 }
 
+/**
+ * Whether a pod could be one of koperator's by anything it shows (labels, owner, name), for
+ * work worth doing only for broker pods. Not an identification: brokerOfPod is.
+ */
+export function mayBeKoperatorPod(pod: unknown): boolean {
+  const meta = metaOf(pod) as (PodMeta & { name?: unknown; generateName?: unknown }) | null;
+  if (!meta) return false;
+  const labels = meta.labels ?? {};
+  if (labels.app === 'kafka' || labels.kafka_cr !== undefined || labels.brokerId !== undefined) return true;
+  if (kafkaClusterOwner(pod) !== null) return true;
+  if (typeof meta.name === 'string' && brokerOfPodName(meta.name) !== null) return true;
+  return typeof meta.generateName === 'string' && /-(?:controller-)?\d+-$/.test(meta.generateName);
+}
+
 /** koperator's per-broker configuration ConfigMap. */
 export function brokerConfigMapName(cluster: string, brokerId: string): string {
   return `${cluster}-config-${brokerId}`;

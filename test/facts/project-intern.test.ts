@@ -4,7 +4,11 @@ import { internText, projectRecord } from '../../lib/facts/project';
 import type { AuditEvent } from '../../lib/model/audit';
 import type { PodWriteFact } from '../../lib/model/facts';
 
-function podCreate(name: string, nodeName: string): AuditEvent {
+function podCreate(
+  name: string,
+  nodeName: string,
+  labels: Record<string, string> = { app: 'kafka' },
+): AuditEvent {
   // Parsed from text, as ingest does: no objects shared between events.
   return JSON.parse(
     JSON.stringify({
@@ -25,7 +29,7 @@ function podCreate(name: string, nodeName: string): AuditEvent {
       },
       responseObject: {
         kind: 'Pod',
-        metadata: { name, uid: `uid-${name}`, labels: { app: 'kafka' }, managedFields: [{ manager: 'x' }] },
+        metadata: { name, uid: `uid-${name}`, labels, managedFields: [{ manager: 'x' }] },
         spec: { nodeName, containers: [{ name: 'kafka', resources: { requests: { cpu: '2' } } }] },
         status: { phase: 'Pending' },
       },
@@ -42,6 +46,14 @@ const project = (e: AuditEvent) =>
   }) as PodWriteFact;
 
 describe('interning in the projection', () => {
+  it('leaves the bodies of pods that cannot be koperator’s unshared', () => {
+    const other = (name: string) => project(podCreate(name, 'node-1', { app: 'web' }));
+    const a = other('web-7f9c4b-aaaaa').response as { spec: Record<string, unknown> };
+    const b = other('web-7f9c4b-bbbbb').response as { spec: Record<string, unknown> };
+    expect(b.spec.containers).toEqual(a.spec.containers);
+    expect(b.spec.containers).not.toBe(a.spec.containers);
+  });
+
   it('shares equal parts between pods and keeps each pod’s own values', () => {
     const a = project(podCreate('c-1-aaaaa', 'node-1'));
     const b = project(podCreate('c-1-bbbbb', 'node-2'));
