@@ -80,10 +80,26 @@ export function createTwoWayMergePatch(original: unknown, modified: unknown): Pa
 export function createThreeWayMergePatch(original: unknown, modified: unknown, current: unknown): Patch {
   const m = asDocument(modified);
   const delta = diffMaps(asDocument(current), m, [], { ...TWO_WAY, ignoreDeletions: true });
-  const deletions = diffMaps(asDocument(original), m, [], { ...TWO_WAY, ignoreChangesAndAdditions: true });
+  const deletions = deletionsOf(asDocument(original), m);
   // Combining the two is a merge of one patch into the other: parallel lists and nulls are
   // carried over rather than executed.
   return sortKeysDeep(strategicMerge(deletions, delta, COMBINE)) as Patch;
+}
+
+// The deletions half reads only `original` and `modified`, which in a restart loop are the same
+// objects for every pod: it is computed once per pair. Inputs are never mutated, and neither
+// is this patch (strategicMerge copies on write).
+const deletionsByPair = new WeakMap<JsonObject, WeakMap<JsonObject, JsonObject>>();
+
+function deletionsOf(original: JsonObject, modified: JsonObject): JsonObject {
+  let byModified = deletionsByPair.get(original);
+  if (!byModified) deletionsByPair.set(original, (byModified = new WeakMap()));
+  let deletions = byModified.get(modified);
+  if (!deletions) {
+    deletions = diffMaps(original, modified, [], { ...TWO_WAY, ignoreChangesAndAdditions: true });
+    byModified.set(modified, deletions);
+  }
+  return deletions;
 }
 
 /**
