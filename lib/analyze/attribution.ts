@@ -176,12 +176,9 @@ function patchSparesIdentity(patch: unknown): boolean {
 
 type WebhookPatch = [configuration: string, webhook: string, patch: Operation[]];
 
-const seenByCreate = new WeakMap<PodWriteFact, BeforeWebhooks>();
-
+// Not remembered per create: the pod it holds is a copy, and creates live as long as the run.
 function seenByWebhooks(create: PodWriteFact): BeforeWebhooks {
-  let seen = seenByCreate.get(create);
-  if (!seen) seenByCreate.set(create, (seen = beforeWebhooks(create.request, create.response)));
-  return seen;
+  return beforeWebhooks(create.request, create.response);
 }
 
 function admissionOf(create: PodWriteFact): Admission {
@@ -198,7 +195,7 @@ function admissionOf(create: PodWriteFact): Admission {
       : `${request}${seen.additionsKey}${hooks.map(([c, w, p]) => `${JSON.stringify([c, w])}${contentKey(p)}`).join('')}`;
   let admission = key === null ? undefined : admissionsByContent.get(key);
   if (!admission) {
-    admission = { steps: admissionSteps(create), authorByPath: new Map(), shared: key !== null };
+    admission = { steps: admissionSteps(create, seen), authorByPath: new Map(), shared: key !== null };
     if (key !== null) admissionsByContent.set(key, admission);
   }
   admissionOfCreate.set(create, admission);
@@ -209,8 +206,8 @@ function admissionOf(create: PodWriteFact): Admission {
  * The pod as the first webhook saw it (koperator's request and what the built-in admission
  * plugins added), then after each webhook patch in (round, index) order.
  */
-function admissionSteps(create: PodWriteFact): AdmissionStep[] {
-  const steps: AdmissionStep[] = [{ state: seenByWebhooks(create).pod, by: '' }];
+function admissionSteps(create: PodWriteFact, seen = seenByWebhooks(create)): AdmissionStep[] {
+  const steps: AdmissionStep[] = [{ state: seen.pod, by: '' }];
   for (const h of create.webhooks ?? []) {
     if (!h.patch) continue;
     const r = applyJsonPatch(steps[steps.length - 1].state, h.patch);
@@ -225,17 +222,23 @@ function admissionAuthor(create: PodWriteFact, path: string): string | null {
   const keys = parseFieldPath(path);
   // A shared admission holds another create's identity and token volume name: paths reaching
   // either are replayed alone.
-  const token = seenByWebhooks(create).tokenVolume;
   const cacheable =
     keys !== null &&
     !seesIdentity(keys.map((k) => ('key' in k ? k.key : ''))) &&
-    (token === null || !path.includes(token));
+    !reachesTokenVolume(create, path);
   if (admission.shared && !cacheable) return authorIn(admissionSteps(create), path);
   const known = admission.authorByPath.get(path);
   if (known !== undefined) return known;
   const by = authorIn(admission.steps, path);
   admission.authorByPath.set(path, by);
   return by;
+}
+
+/** Whether `path` names this create's token volume (random per pod), checked only when it could. */
+function reachesTokenVolume(create: PodWriteFact, path: string): boolean {
+  if (!path.includes('kube-api-access-')) return false;
+  const token = seenByWebhooks(create).tokenVolume;
+  return token !== null && path.includes(token);
 }
 
 function authorIn(steps: AdmissionStep[], path: string): string | null {

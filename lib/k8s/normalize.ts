@@ -20,20 +20,16 @@ export function stripNulls(obj: unknown): unknown {
 // dirty value is copied, so the pods of a restart loop keep sharing their spec objects (and
 // content-id.ts keys them by identity). Outputs may alias inputs; neither is ever mutated.
 // The parts the fact projection shares between pods are a pod's metadata and spec members
-// (depth 2 and above): their results are remembered, so a shared part is walked once. Deeper
-// parts are walked each time, which costs less than remembering every object. Bounded.
-const MAX_KNOWN = 65_536;
-const REMEMBERED_DEPTH = 2;
-const cleaned = new Map<object, unknown>();
+// (depth 2): their results are remembered, so a shared part is walked once. Other parts are
+// walked each time, which costs less than remembering every object. Weakly: a part that is
+// no longer held elsewhere (a transient state's status) is not kept alive by this.
+const SHARED_DEPTH = 2;
+const cleaned = new WeakMap<object, unknown>();
 
 function remembered<T extends object>(v: T, depth: number, clean: (v: T, depth: number) => T): T {
-  if (depth > REMEMBERED_DEPTH) return clean(v, depth);
+  if (depth !== SHARED_DEPTH) return clean(v, depth);
   let out = cleaned.get(v) as T | undefined;
-  if (out === undefined) {
-    out = clean(v, depth);
-    if (cleaned.size >= MAX_KNOWN) cleaned.clear();
-    cleaned.set(v, out);
-  }
+  if (out === undefined) cleaned.set(v, (out = clean(v, depth)));
   return out;
 }
 
