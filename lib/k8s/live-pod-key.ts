@@ -96,6 +96,22 @@ interface ListKey {
 
 const listKeys = new WeakMap<unknown[], ListKey>();
 
+// A list's key spells every element, and the memo hashes the whole pod key at every lookup:
+// each distinct list key stands in it as a short id. Ids are never reused for another key,
+// so starting the table over only costs misses.
+const MAX_LIST_IDS = 65_536;
+const listIds = new Map<string, string>();
+let nextListId = 0;
+
+function shortId(part: string): string {
+  let id = listIds.get(part);
+  if (id === undefined) {
+    if (listIds.size >= MAX_LIST_IDS) listIds.clear();
+    listIds.set(part, (id = `L${nextListId++}`));
+  }
+  return id;
+}
+
 function listKeyOf(
   current: unknown[],
   original: unknown[] | undefined,
@@ -109,7 +125,10 @@ function listKeyOf(
   if (known?.at !== at || known.original !== original || known.modified !== modified) {
     const own: string[] = [];
     const part = keptOfList(current, original, modified, path, key, own);
-    listKeys.set(current, (known = { at, original, modified, part, unnamed: own }));
+    listKeys.set(
+      current,
+      (known = { at, original, modified, part: part === null ? null : shortId(part), unnamed: own }),
+    );
   }
   unnamed.push(...known.unnamed);
   return known.part;
