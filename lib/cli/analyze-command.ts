@@ -159,5 +159,20 @@ function summaryLine(summary: Record<string, unknown>, recreations: number, loop
     );
     if (total) parts.push(`${total} record(s) skipped (see summary.skipped)`);
   }
+  // An input that could not be read at all (a listing refused, a file gone, a broken gzip) or
+  // held no logs is said here too: an empty report must not look like a quiet cluster.
+  const files = summary.files as Record<string, unknown> | undefined;
+  const count = (k: string) => (typeof files?.[k] === 'number' ? (files[k] as number) : 0);
+  if (count('errors')) parts.push(`${count('errors')} input(s) failed: ${firstFailure(summary)}`);
+  if (count('foreign')) parts.push(`${count('foreign')} file(s) not logs (see summary.details)`);
   return `koperator-audit: ${parts.join(', ')}\n`;
+}
+
+/** The first whole-input failure, as `source: reason (note)`, from the summary's details. */
+function firstFailure(summary: Record<string, unknown>): string {
+  const details = Array.isArray(summary.details) ? (summary.details as Array<Record<string, unknown>>) : [];
+  const d = details.find((x) => x.line === 0 && x.reason !== 'foreign-file');
+  if (!d) return 'see summary.details';
+  const note = typeof d.note === 'string' && d.note ? ` (${d.note.slice(0, 200)})` : '';
+  return `${String(d.source)}: ${String(d.reason)}${note}; see summary.details`;
 }
