@@ -6,9 +6,10 @@
 // keeping when its request's ResponseComplete is missing everywhere. A stream cannot
 // know that before the end: RequestReceived events are held aside and released by
 // flush() only for auditIDs that never completed. Memory: one small entry per auditID
-// seen (a bitmask of its stages) plus the held RequestReceived events, which are
-// dropped as soon as their completion arrives.
+// seen (a bitmask of its stages, stage-index.ts: 40 bytes for a UUID) plus the held
+// RequestReceived events, which are dropped as soon as their completion arrives.
 import type { LogRecord } from '../model/record';
+import { StageIndex } from './stage-index';
 import type { IngestStats } from './stats';
 
 const REQUEST_RECEIVED = 1;
@@ -23,7 +24,7 @@ const STAGE_BITS: Record<string, number> = {
 };
 
 export class AuditDeduper {
-  private readonly seen = new Map<string, number>();
+  private readonly seen = new StageIndex();
   /** Stages outside the four known ones (none exist today), keyed "auditID\0stage". */
   private readonly seenOther = new Set<string>();
   private readonly held = new Map<string, LogRecord>();
