@@ -12,6 +12,7 @@
 // Malformed lists (a merge-list element without its key, mixed element types) throw
 // StrategicMergeError where apimachinery returns an error.
 
+import { PairMemo } from './pair-memo';
 import {
   cloneJson,
   deepEqual,
@@ -89,17 +90,12 @@ export function createThreeWayMergePatch(original: unknown, modified: unknown, c
 // The deletions half reads only `original` and `modified`, which in a restart loop are the same
 // objects for every pod: it is computed once per pair. Inputs are never mutated, and neither
 // is this patch (strategicMerge copies on write).
-const deletionsByPair = new WeakMap<JsonObject, WeakMap<JsonObject, JsonObject>>();
+const deletionsByPair = new PairMemo<JsonObject>();
 
 function deletionsOf(original: JsonObject, modified: JsonObject): JsonObject {
-  let byModified = deletionsByPair.get(original);
-  if (!byModified) deletionsByPair.set(original, (byModified = new WeakMap()));
-  let deletions = byModified.get(modified);
-  if (!deletions) {
-    deletions = diffMaps(original, modified, [], { ...TWO_WAY, ignoreChangesAndAdditions: true });
-    byModified.set(modified, deletions);
-  }
-  return deletions;
+  return deletionsByPair.get(original, modified, () =>
+    diffMaps(original, modified, [], { ...TWO_WAY, ignoreChangesAndAdditions: true }),
+  );
 }
 
 /**

@@ -12,6 +12,7 @@
 
 import { diffFields } from '../k8s/field-diff';
 import { BoundedCache } from '../k8s/bounded-cache';
+import { PairMemo } from '../k8s/pair-memo';
 import { getIn, isObject, type JsonObject } from '../k8s/json-value';
 import { LAST_APPLIED_ANNOTATION } from '../k8s/last-applied';
 import { directiveFree, liveKey } from '../k8s/live-pod-key';
@@ -202,15 +203,11 @@ interface Keying {
   hits: number;
 }
 
-const keyingByLoop = new WeakMap<object, WeakMap<object, Keying>>();
+const keyingByLoop = new PairMemo<Keying>();
 
 function keyingOf(original: unknown, modified: unknown): Keying | null {
   if (!isObject(original) || !isObject(modified)) return null;
-  let byModified = keyingByLoop.get(original);
-  if (!byModified) keyingByLoop.set(original, (byModified = new WeakMap()));
-  let k = byModified.get(modified);
-  if (!k) byModified.set(modified, (k = { tries: 0, hits: 0 }));
-  return k;
+  return keyingByLoop.get(original, modified, () => ({ tries: 0, hits: 0 }));
 }
 
 function worthKeying(k: Keying): boolean {
@@ -218,15 +215,11 @@ function worthKeying(k: Keying): boolean {
 }
 
 // The intent diff reads only last-applied and desired: shared objects in a loop.
-const intentDecisions = new WeakMap<object, WeakMap<object, DiffDecision>>();
+const intentDecisions = new PairMemo<DiffDecision>();
 
 export function intentDecision(original: unknown, modified: unknown): DiffDecision {
   if (!isObject(original) || !isObject(modified)) return decideIntent(original, modified);
-  let byModified = intentDecisions.get(original);
-  if (!byModified) intentDecisions.set(original, (byModified = new WeakMap()));
-  let decision = byModified.get(modified);
-  if (!decision) byModified.set(modified, (decision = decideIntent(original, modified)));
-  return decision;
+  return intentDecisions.get(original, modified, () => decideIntent(original, modified));
 }
 
 function decideIntent(original: unknown, modified: unknown): DiffDecision {
