@@ -22,11 +22,22 @@ const RELEVANT_WORD = /ods|gmaps|fkaclus|msg/;
 
 const READ_VERBS = new Set(['get', 'list', 'watch']);
 const RELEVANT_RESOURCES = new Set(['pods', 'kafkaclusters', 'configmaps']);
+/** koperator's per-broker ConfigMap, `<cluster>-config-<brokerId>` (koperator/naming.ts). */
+const BROKER_CONFIG_NAME = /-config-\d+$/;
 
-/** Writes (any verb but get/list/watch) to pods and their subresources, KafkaClusters, ConfigMaps. */
+/**
+ * Writes (any verb but get/list/watch) to pods and their subresources, to KafkaClusters
+ * themselves (the analysis reads CR edits, never the operator's status updates) and to
+ * koperator's per-broker ConfigMaps (the only ones a broker restarts for). The other
+ * ConfigMap and status writes were half of the facts of a busy cluster, for nothing.
+ */
 export function isRelevantAuditEvent(ev: AuditEvent): boolean {
-  const resource = ev.objectRef?.resource;
-  return resource !== undefined && RELEVANT_RESOURCES.has(resource) && !READ_VERBS.has(ev.verb);
+  const ref = ev.objectRef;
+  const resource = ref?.resource;
+  if (resource === undefined || !RELEVANT_RESOURCES.has(resource) || READ_VERBS.has(ev.verb)) return false;
+  if (resource === 'kafkaclusters') return !ref?.subresource;
+  if (resource === 'configmaps') return typeof ref?.name === 'string' && BROKER_CONFIG_NAME.test(ref.name);
+  return true;
 }
 
 /** Returned by irrelevantEvents for one irrelevant GKE LogEntry (which has no auditID). */

@@ -161,7 +161,9 @@ function secretBearingEvents(like: AuditEvent, n: number): AuditEvent[] {
     kind: 'ConfigMap',
     apiVersion: 'v1',
     metadata: {
-      name: 'client-credentials',
+      // Named as koperator names a broker's ConfigMap (of no broker in these logs), so the
+      // write is relevant and kept as a fact: its metadata only.
+      name: 'pipeline-kafka-config-99',
       namespace: 'kafka',
       annotations: {
         'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({
@@ -192,7 +194,7 @@ function secretBearingEvents(like: AuditEvent, n: number): AuditEvent[] {
     writeEvent(
       like,
       id(2),
-      { resource: 'configmaps', namespace: 'kafka', name: 'client-credentials', apiVersion: 'v1' },
+      { resource: 'configmaps', namespace: 'kafka', name: 'pipeline-kafka-config-99', apiVersion: 'v1' },
       'update',
       {
         request: configMap,
@@ -565,7 +567,7 @@ describeWithCorpus(SCENARIOS, 'secrets planted in the logs never leave the proce
     expect(loopAlerts.length).toBe(2);
     for (const [, text] of loopAlerts) expect(text).toContain(LOOP_WEBHOOK);
     expect(out.facts).toContain('alice@example.com'); // user names are kept, only names
-    expect(out.facts).toContain('client-credentials'); // the ConfigMap write is kept, as metadata
+    expect(out.facts).toContain('pipeline-kafka-config-99'); // the ConfigMap write is kept, as metadata
   });
 });
 

@@ -5,7 +5,9 @@ import { AUDIT_CONTAINERS, encodeAudit } from '../../lib/sim/encode';
 import { auditEvent, mixedEvents } from './fixtures';
 
 describe('isRelevantAuditEvent', () => {
-  const table: [string, string, string | undefined, boolean][] = [
+  type Row = { verb: string; resource: string; subresource?: string; want: boolean; name?: string };
+  // verb, resource, subresource, relevant, object name
+  const rows: Array<[string, string, string | undefined, boolean, string?]> = [
     ['create', 'pods', undefined, true],
     ['create', 'pods', 'binding', true],
     ['create', 'pods', 'eviction', true],
@@ -20,18 +22,33 @@ describe('isRelevantAuditEvent', () => {
     ['watch', 'pods', undefined, false],
     ['get', 'pods', 'log', false],
     ['patch', 'kafkaclusters', undefined, true],
-    ['update', 'kafkaclusters', 'status', true],
+    // the operator's status updates are never an edit of the CR
+    ['update', 'kafkaclusters', 'status', false],
     ['watch', 'kafkaclusters', undefined, false],
-    ['update', 'configmaps', undefined, true],
-    ['delete', 'configmaps', undefined, true],
-    ['list', 'configmaps', undefined, false],
+    // koperator's per-broker ConfigMaps only: <cluster>-config-<brokerId>
+    ['update', 'configmaps', undefined, true, 'events-kafka-config-2'],
+    ['delete', 'configmaps', undefined, true, 'events-kafka-config-12'],
+    ['update', 'configmaps', undefined, false, 'argocd-app-config'],
+    ['update', 'configmaps', undefined, false, 'events-kafka-config-2-backup'],
+    ['update', 'configmaps', undefined, false, undefined],
+    ['list', 'configmaps', undefined, false, 'events-kafka-config-2'],
     ['update', 'leases', undefined, false],
     ['create', 'secrets', undefined, false],
     ['patch', 'nodes', 'status', false],
   ];
-  it.each(table)('%s %s/%s → %s', (verb, resource, subresource, want) => {
-    expect(isRelevantAuditEvent(auditEvent({ verb, resource, subresource }))).toBe(want);
-  });
+  const table: Row[] = rows.map(([verb, resource, subresource, want, name]) => ({
+    verb,
+    resource,
+    subresource,
+    want,
+    name,
+  }));
+  it.each(table)(
+    '$verb $resource/$subresource $name → $want',
+    ({ verb, resource, subresource, want, name }) => {
+      expect(isRelevantAuditEvent(auditEvent({ verb, resource, subresource, name }))).toBe(want);
+    },
+  );
 
   it('an event about no object (a non-resource URL) is not relevant', () => {
     const ev = auditEvent({ verb: 'get', resource: 'x' });

@@ -74,6 +74,9 @@ describe('HTML report in Chromium', () => {
       const row = `details.rec[data-idx="${idxOf('orders-kafka-0-5r7kk')}"]`;
       expect(await report.page.$(`${row} table.diff`)).toBeNull();
       await report.page.click(`${row} > summary`);
+      // The diff is rendered on the toggle event, after the click returns: wait for it (a
+      // loaded machine ran the query first once).
+      await report.page.waitForSelector(`${row} table.diff`);
       const cells = await report.page.$$eval(`${row} tr.field`, (trs) =>
         trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
       );
