@@ -29,8 +29,9 @@ import { selfPatchIsEmpty } from './strategic-merge';
 export interface LiveKey {
   key: string;
   /**
-   * The merge keys (as rendered) of list elements the key stands in for with `?`. A decision
-   * whose patch or fields name one of them depends on them and must not be shared.
+   * The merge keys (as rendered) of list elements the key stands in for with `?`, in
+   * traversal order. A decision whose patch or fields name one of them depends on it: it
+   * stands only for pods whose element at that position has the same name (pod-diff.ts).
    */
   unnamed: string[];
 }
