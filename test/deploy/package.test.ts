@@ -97,6 +97,17 @@ describe('osls package (offline)', () => {
     expect(res('AnalyzeLambdaFunction').Properties.ReservedConcurrentExecutions).toBe(1);
   });
 
+  it('gives the analysis one whole vCPU and a V8 heap that fits inside the function', () => {
+    const analyze = res('AnalyzeLambdaFunction').Properties;
+    expect(analyze.MemorySize).toBe(1769);
+    const env = (analyze.Environment as { Variables: Record<string, string> }).Variables;
+    const heap = /--max-old-space-size=(\d+)/.exec(env.NODE_OPTIONS ?? '');
+    expect(env.NODE_OPTIONS).toContain('--enable-source-maps');
+    expect(Number(heap?.[1])).toBeGreaterThan(1024);
+    expect(Number(heap?.[1])).toBeLessThan(1769 - 200);
+    expect(res('IngestLambdaFunction').Properties.MemorySize).toBe(1024);
+  });
+
   it('wires the event sources: SQS with partial batch responses, the schedule, the SNS subscription', () => {
     const esm = ofType('AWS::Lambda::EventSourceMapping');
     expect(esm).toHaveLength(1);
