@@ -6,6 +6,7 @@
 // (which reads every line as a row) can filter the header out on `type IS NULL`.
 // Every further line is one Fact, exactly as the projection produced it.
 import { FACTS_VERSION, type Fact } from '../model/facts';
+import { shareFactParts } from './project';
 
 export const FACTS_FORMAT = 'koperator-audit/facts';
 
@@ -84,7 +85,7 @@ export function decodeFacts(text: string): { header: FactsHeader; facts: Fact[] 
     if (!isRecord(v) || typeof v.type !== 'string' || !FACT_TYPES.has(v.type) || typeof v.at !== 'string') {
       throw new FactsFormatError(`facts line ${i + 1} is not a fact`);
     }
-    facts.push(v as unknown as Fact);
+    facts.push(shareFactParts(v as unknown as Fact));
   }
   if (typeof header.count === 'number' && header.count !== facts.length) {
     // A short object means a truncated write or read; refuse rather than analyse half of it.

@@ -138,6 +138,38 @@ export function webhookMutations(annotations: Record<string, string> | undefined
   return [...byStep.values()].sort((a, b) => a.round - b.round || a.index - b.index);
 }
 
+/**
+ * A fact read back from storage (codec.ts), given the sharing projection gives a fact it
+ * makes: repeated strings and pod-body parts become the first equal ones seen, so the
+ * deployed analysis, which reads a whole window of facts from S3, holds a restart loop's
+ * bodies once rather than once per pod. The fact is updated in place (it was just parsed).
+ */
+export function shareFactParts(f: Fact): Fact {
+  if (f.type === 'operator') return f;
+  f.stage = internText(f.stage);
+  f.level = internText(f.level);
+  f.verb = internText(f.verb);
+  f.user = internText(f.user);
+  f.namespace = internText(f.namespace);
+  f.name = internText(f.name);
+  f.uid = internText(f.uid);
+  f.subresource = internText(f.subresource);
+  if (f.type !== 'pod') return f;
+  if (isObject(f.request)) f.request = f.request.kind === 'Pod' ? sharePod(f.request) : intern(f.request);
+  else if (Array.isArray(f.request)) f.request = intern(f.request);
+  if (isObject(f.response)) f.response = sharePod(f.response);
+  for (const h of f.webhooks ?? []) if (h.patch) h.patch = intern(h.patch);
+  return f;
+}
+
+/** A stored pod body with its metadata and spec members interned (as slimPod leaves them). */
+function sharePod(pod: Record<string, unknown>): Record<string, unknown> {
+  if (!mayBeKoperatorPod(pod)) return pod;
+  if (isObject(pod.metadata)) pod.metadata = internMembers({ ...pod.metadata });
+  if (isObject(pod.spec)) pod.spec = internMembers({ ...pod.spec });
+  return pod;
+}
+
 function slimPod(pod: Record<string, unknown>): Record<string, unknown> {
   // Only broker pods repeat in loops and reach the analysis's caches; interning another
   // team's pod (serialising every member to look it up) would only cost time.

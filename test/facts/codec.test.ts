@@ -46,6 +46,28 @@ describe('facts codec', () => {
     expect(decodeFacts(text)).toEqual({ header: firstLine, facts });
   });
 
+  it('gives facts read back the sharing projection gives: a loop’s pod bodies held once', () => {
+    const body = (name: string) => ({
+      kind: 'Pod',
+      metadata: { name, labels: { app: 'kafka', kafka_cr: 'orders-kafka' } },
+      spec: { containers: [{ name: 'kafka', image: 'kafka:3' }], affinity: { x: 1 } },
+    });
+    const a = { ...podFact('a1', '2026-11-02T10:00:01Z'), response: body('orders-kafka-1-aaaaa') };
+    const b = { ...podFact('b1', '2026-11-02T10:00:02Z'), response: body('orders-kafka-1-bbbbb') };
+    const other = {
+      ...podFact('c1', '2026-11-02T10:00:03Z'),
+      response: { kind: 'Pod', metadata: { name: 'web-1' }, spec: { containers: [] } },
+    };
+    const [ra, rb, rc, rd] = decodeFacts(encodeFacts(header, [a, b, other, other])).facts as PodWriteFact[];
+    expect([ra, rb, rc, rd]).toEqual([a, b, other, other]);
+    const spec = (f: PodWriteFact) => (f.response as { spec: Record<string, unknown> }).spec;
+    const meta = (f: PodWriteFact) => (f.response as { metadata: Record<string, unknown> }).metadata;
+    expect(spec(rb).containers).toBe(spec(ra).containers);
+    expect(meta(rb).labels).toBe(meta(ra).labels);
+    // Another team's pods are left as parsed, as the projection leaves them.
+    expect(spec(rd).containers).not.toBe(spec(rc).containers);
+  });
+
   it.each([
     ['no header', '', /no JSON header/],
     ['foreign JSON', '{"hello":1}\n', /does not name/],
