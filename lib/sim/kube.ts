@@ -43,6 +43,11 @@ const PRIORITY_CLASSES: Readonly<Record<string, number>> = {
  * What the API server makes of a pod create at `at`: defaulting (the audit requestObject), the
  * built-in plugins, the installed webhooks, and the registry's name, uid and status.
  */
+/** The audit objectRef fields of a request about this pod. */
+function podRef(pod: LivePod): { resource: 'pods'; apiVersion: 'v1'; namespace: string; name: string } {
+  return { resource: 'pods', apiVersion: 'v1', namespace: pod.namespace, name: pod.name };
+}
+
 export function admitPod(world: World, stamped: Pod, at: Micros, manager = 'manager'): Admitted {
   const namespace = stamped.metadata?.namespace ?? world.opts.namespace;
   const requested = apiDefaults(stamped);
@@ -145,10 +150,7 @@ export function bindPod(world: World, pod: LivePod, at: Micros): RequestRecord {
     latency: ms(world, 6, 30),
     actor: world.scheduler,
     verb: 'create',
-    resource: 'pods',
-    apiVersion: 'v1',
-    namespace: pod.namespace,
-    name: pod.name,
+    ...podRef(pod),
     uid: pod.uid,
     subresource: 'binding',
     requestObject: {
@@ -192,10 +194,7 @@ export function reportStatus(
     latency: ms(world, 5, 25),
     actor: world.kubelet(pod.node),
     verb: 'patch',
-    resource: 'pods',
-    apiVersion: 'v1',
-    namespace: pod.namespace,
-    name: pod.name,
+    ...podRef(pod),
     subresource: 'status',
     requestObject: statusPatchBody(pod.uid, status),
     code: 200,
@@ -255,10 +254,7 @@ export function gracefulDelete(
     latency: ms(world, 10, 40),
     actor,
     verb: 'delete',
-    resource: 'pods',
-    apiVersion: 'v1',
-    namespace: pod.namespace,
-    name: pod.name,
+    ...podRef(pod),
     requestObject: { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', ...deleteOptions },
     responseObject: deletingPod(pod, at, grace),
     code: 200,
@@ -283,10 +279,7 @@ export function kubeletFinalDelete(
     latency: ms(world, 6, 25),
     actor: world.kubelet(pod.node),
     verb: 'delete',
-    resource: 'pods',
-    apiVersion: 'v1',
-    namespace: pod.namespace,
-    name: pod.name,
+    ...podRef(pod),
     requestObject: {
       kind: 'DeleteOptions',
       apiVersion: 'meta.k8s.io/v1',
@@ -321,10 +314,7 @@ export function evictPod(
       latency: ms(world, 4, 15),
       actor,
       verb: 'create',
-      resource: 'pods',
-      apiVersion: 'v1',
-      namespace: pod.namespace,
-      name: pod.name,
+      ...podRef(pod),
       subresource: 'eviction',
       requestObject,
       responseObject: {
@@ -355,10 +345,7 @@ export function evictPod(
     latency: ms(world, 12, 45),
     actor,
     verb: 'create',
-    resource: 'pods',
-    apiVersion: 'v1',
-    namespace: pod.namespace,
-    name: pod.name,
+    ...podRef(pod),
     subresource: 'eviction',
     requestObject,
     responseObject: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 },
@@ -416,10 +403,7 @@ export function patchPod(
     latency: ms(world, 8, 30),
     actor,
     verb: 'patch',
-    resource: 'pods',
-    apiVersion: 'v1',
-    namespace: pod.namespace,
-    name: pod.name,
+    ...podRef(pod),
     ...(subresource ? { subresource } : {}),
     requestObject: patch.type === 'json' ? patch.ops.map((o) => toJson(o)) : patch.body,
     responseObject: podJson(pod.live),
