@@ -2,6 +2,7 @@
 // told to answer the first requests with 429 + Retry-After, as Slack does when a channel
 // is rate limited, so the notifier's retry is exercised over real HTTP.
 import { createServer, type Server } from 'http';
+import { listenLocal } from './local-listen';
 
 export interface SlackRequest {
   at: number;
@@ -39,11 +40,9 @@ export async function startLocalSlack(): Promise<LocalSlack> {
       res.end('ok');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  const listener = await listenLocal(server);
   return {
-    url: `http://127.0.0.1:${port}/services/T000/B000/local`,
+    url: `${listener.endpoint}/services/T000/B000/local`,
     requests,
     failNext(n, status, retryAfterSeconds) {
       failures = [
@@ -51,6 +50,6 @@ export async function startLocalSlack(): Promise<LocalSlack> {
         ...Array.from({ length: n }, () => ({ status, retryAfter: retryAfterSeconds })),
       ];
     },
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    stop: listener.close,
   };
 }

@@ -4,6 +4,7 @@
 // the AWS JSON 1.1 protocol for the one action the notifier uses and records each request
 // so a test can check it asked for decryption.
 import { createServer, type IncomingMessage, type Server } from 'http';
+import { listenLocal } from './local-listen';
 
 export interface LocalSsm {
   endpoint: string;
@@ -65,12 +66,10 @@ export async function startLocalSsm(
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  const listener = await listenLocal(server);
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: listener.endpoint,
     requests,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    stop: listener.close,
   };
 }

@@ -4,6 +4,7 @@
 // this only adds the one behaviour of real S3 the alert-state claim relies on.
 import { createServer, type Server } from 'http';
 import { forwardRequest } from '../support/http-forward';
+import { listenLocal } from '../../lib/aws/local-listen';
 
 export interface ConditionalProxy {
   endpoint: string;
@@ -58,12 +59,10 @@ export async function startConditionalProxy(upstream: string): Promise<Condition
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  const listener = await listenLocal(server);
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: listener.endpoint,
     rejected,
-    stop: () => new Promise<void>((r) => server.close(() => r())),
+    stop: listener.close,
   };
 }

@@ -5,6 +5,7 @@
 // own retry strategy, error parsing and the handlers run exactly as against AWS.
 import { createServer, type IncomingHttpHeaders, type Server } from 'http';
 import { forwardRequest } from '../support/http-forward';
+import { listenLocal } from '../../lib/aws/local-listen';
 
 export interface ProxiedRequest {
   method: string;
@@ -130,20 +131,14 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
       );
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const addr = server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  const listener = await listenLocal(server);
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: listener.endpoint,
     requests,
     faulted,
     rule: (r) => {
       current = r;
     },
-    stop: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
+    stop: listener.close,
   };
 }
