@@ -1,5 +1,6 @@
-// Analysis at fleet scale: 100 brokers, each re-created by koperator every ~8 s, as Fact[]
-// built directly in memory, then analyzeFacts alone is timed and its heap measured.
+// Analysis at fleet scale: 100 brokers, each re-created by koperator every ~8 s, as facts
+// built directly into a FactStore (what the CLI holds), then analyzeFacts alone is timed
+// and its heap measured.
 //
 // One loop iteration's facts come from the simulator (a revert loop projected through the
 // real ingest + projectRecord), re-targeted once per broker (cluster name in the bodies and
@@ -12,6 +13,7 @@ import { Readable } from 'stream';
 import { analyzeFacts } from '../../lib/analyze';
 import { defaultAnalysisOptions } from '../../lib/analyze/options';
 import { projectRecord } from '../../lib/facts/project';
+import { FactStore } from '../../lib/facts/store';
 import { createIngestStats, ingest } from '../../lib/ingest';
 import { decodeLastApplied, encodeLastApplied, LAST_APPLIED_ANNOTATION } from '../../lib/k8s/last-applied';
 import type { Fact, PodWriteFact } from '../../lib/model/facts';
@@ -80,11 +82,12 @@ function flat(s: string): string {
   return Buffer.from(s, 'latin1').toString('latin1');
 }
 
-function build(total: number, tpl: { facts: PodWriteFact[]; name: string }): Fact[] {
+function build(total: number, tpl: { facts: PodWriteFact[]; name: string }): FactStore {
   const t0 = Date.parse(tpl.facts[0].at);
   const perBroker = Math.ceil(total / BROKERS);
   const base = Date.parse('2026-11-02T00:00:00Z');
-  const out: Fact[] = [];
+  // Added as built, as the CLI adds projected facts: the store, not an array of objects.
+  const out = new FactStore();
   let n = 0;
   for (let b = 0; b < BROKERS && n < total; b++) {
     const cluster = `fleet${String(b).padStart(3, '0')}-kafka`;
@@ -96,7 +99,7 @@ function build(total: number, tpl: { facts: PodWriteFact[]; name: string }): Fac
       const uid = flat(`00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`);
       const shift = base + b * 37 + i * PERIOD_MS - t0;
       for (const [k, f] of bt.entries()) {
-        out.push({
+        out.add({
           ...f,
           at: new Date(Date.parse(f.at) + shift).toISOString(),
           doneAt: new Date(Date.parse(f.doneAt) + shift).toISOString(),
@@ -112,9 +115,15 @@ function build(total: number, tpl: { facts: PodWriteFact[]; name: string }): Fac
   return out;
 }
 
+/** JS heap plus typed-array memory (the fact store's columns live outside the heap). */
+function usedMB(): number {
+  const m = process.memoryUsage();
+  return (m.heapUsed + m.arrayBuffers) / 2 ** 20;
+}
+
 function heapMB(): number {
   (globalThis as { gc?: () => void }).gc?.();
-  return process.memoryUsage().heapUsed / 2 ** 20;
+  return usedMB();
 }
 
 async function main(total: number): Promise<void> {
@@ -129,12 +138,12 @@ async function main(total: number): Promise<void> {
   const a0 = Date.now();
   const result = analyzeFacts(facts, defaultAnalysisOptions());
   const analyzeSeconds = (Date.now() - a0) / 1000;
-  heapPeakMB = Math.max(heapPeakMB, process.memoryUsage().heapUsed / 2 ** 20);
+  heapPeakMB = Math.max(heapPeakMB, usedMB());
   // What the analysis keeps (its result and any caches) once its garbage is collected.
   const heapAfterAnalysisMB = heapMB();
   const out = {
     incarnations: total,
-    facts: facts.length,
+    facts: facts.size,
     buildSeconds,
     analyzeSeconds,
     msPerIncarnation: (analyzeSeconds * 1000) / total,

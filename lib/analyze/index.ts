@@ -1,44 +1,55 @@
 // The analysis: facts in, recreations and loops out. Pure; the CLI and the scheduled
-// Lambda both call it.
-import type { Fact } from '../model/facts';
+// Lambda both call it, with a FactStore or (tests, small inputs) an array.
+import type { Fact, OperatorFact, PodWriteFact } from '../model/facts';
+import { FactStore } from '../facts/store';
 import type { Loop, Recreation } from '../model/findings';
 import { classifyDeletion } from './classify';
 import { findLoops } from './loops';
 import type { AnalysisOptions } from './options';
 import { sortByKey } from './sort-by-key';
 import { compareTimes, epochMicros } from './time';
-import { buildTimeline, type Incarnation, type Timeline } from './timeline';
+import { partitionFacts } from './partition';
+import { assembleIncarnations, type Incarnation, type Timeline } from './timeline';
 
 export interface AnalysisResult {
   recreations: Recreation[];
   loops: Loop[];
 }
 
-export function analyzeFacts(facts: Fact[], opts: AnalysisOptions): AnalysisResult {
-  const built = buildTimeline(facts, opts.operatorUsers ?? []);
-  const byBroker = new Map<string, Incarnation[]>();
-  for (const inc of built.incarnations) {
-    const k = `${inc.namespace}\u0000${inc.broker!.kafkaCluster}\u0000${inc.broker!.brokerId}`;
-    const list = byBroker.get(k);
-    if (list) list.push(inc);
-    else byBroker.set(k, [inc]);
-  }
-  // Classification reads the timeline's writes and users, never its pod list: without it,
-  // each broker's pods (and what they hold) can be collected once the broker is done, so the
-  // findings of a day-long fleet need not fit next to all of its timelines.
-  const tl: Timeline = { ...built, incarnations: [] };
-  const recreations: Recreation[] = [];
-  for (const [k, list] of byBroker) {
-    byBroker.delete(k);
-    const ordered = byStart(list);
-    const created = ordered.filter((i) => i.createdAt !== null);
-    const createdAt = new Float64Array(created.length);
-    for (let i = 0; i < created.length; i++) createdAt[i] = epochMicros(created[i].createdAt!);
-    for (const inc of ordered) {
-      if (!inc.deletion) continue;
-      const successor = successorOf(inc, created, createdAt);
-      recreations.push(classifyDeletion(inc, successor, tl, opts));
+export function analyzeFacts(facts: Fact[] | FactStore, opts: AnalysisOptions): AnalysisResult {
+  const store = facts instanceof FactStore ? facts : FactStore.of(facts);
+  const split = partitionFacts(store);
+  const configured = opts.operatorUsers ?? [];
+  const operatorUsers = new Set(configured.length > 0 ? configured : split.learnedUsers);
+  // Classification reads the timeline's writes and users, never its pod list.
+  const tl: Timeline = {
+    incarnations: [],
+    kafkaClusterWrites: split.kafkaClusterWrites,
+    configMapWrites: split.configMapWrites,
+    operatorLines: [],
+    operatorUsers,
+    newestAt: split.newestAt,
+  };
+  let recreations: Recreation[] = [];
+  // One broker's objects at a time: the facts of a fleet's day are built as objects only
+  // while their broker is classified. A part whose operator lines confirm a user not known
+  // before changes which pods count as the operator's in parts already done: start over
+  // with the larger set (users are few, so this happens once or twice at most).
+  for (let done = 0; done < split.parts.length; done++) {
+    const part = split.parts[done];
+    const known = operatorUsers.size;
+    const incarnations = assembleIncarnations(
+      part.pods.map((i) => store.fact(i) as PodWriteFact),
+      part.lines.map((i) => store.fact(i) as OperatorFact),
+      operatorUsers,
+      configured.length === 0,
+    );
+    if (operatorUsers.size > known && done > 0) {
+      recreations = [];
+      done = -1;
+      continue;
     }
+    classifyBrokers(incarnations, tl, opts, recreations);
   }
   sortByKey(recreations, (r) => epochMicros(r.deletedPod.deletedAt));
   const kept = recreations.filter((r) => inScope(r, opts));
@@ -47,6 +58,33 @@ export function analyzeFacts(facts: Fact[], opts: AnalysisOptions): AnalysisResu
     inScope({ ...l, deletedPod: { deletedAt: l.lastAt } }, opts),
   );
   return { recreations: kept, loops };
+}
+
+/** Classifies every deletion of the given broker pods, each against its broker's next pod. */
+function classifyBrokers(
+  incarnations: Incarnation[],
+  tl: Timeline,
+  opts: AnalysisOptions,
+  out: Recreation[],
+): void {
+  const byBroker = new Map<string, Incarnation[]>();
+  for (const inc of incarnations) {
+    const k = `${inc.namespace}\u0000${inc.broker!.kafkaCluster}\u0000${inc.broker!.brokerId}`;
+    const list = byBroker.get(k);
+    if (list) list.push(inc);
+    else byBroker.set(k, [inc]);
+  }
+  for (const list of byBroker.values()) {
+    const ordered = byStart(list);
+    const created = ordered.filter((i) => i.createdAt !== null);
+    const createdAt = new Float64Array(created.length);
+    for (let i = 0; i < created.length; i++) createdAt[i] = epochMicros(created[i].createdAt!);
+    for (const inc of ordered) {
+      if (!inc.deletion) continue;
+      const successor = successorOf(inc, created, createdAt);
+      out.push(classifyDeletion(inc, successor, tl, opts));
+    }
+  }
 }
 
 /** A broker's pods by creation time (deletion time for those created before the data). */

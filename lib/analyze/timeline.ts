@@ -112,7 +112,37 @@ export function buildTimeline(facts: Fact[], configuredOperators: string[] = [])
 
   const operatorUsers = new Set(configuredOperators);
   if (operatorUsers.size === 0) for (const u of learnOperatorUsers(pods)) operatorUsers.add(u);
+  const incarnations = assembleIncarnations(
+    pods,
+    operatorLines,
+    operatorUsers,
+    configuredOperators.length === 0,
+  );
+  return {
+    incarnations,
+    kafkaClusterWrites,
+    configMapWrites,
+    operatorLines,
+    operatorUsers,
+    newestAt,
+  };
+}
 
+/**
+ * Pod writes and operator lines (each in the timeline's order) into broker pods. When
+ * `confirmUsers`, users the operator's own lines confirm as its identity are added to
+ * `operatorUsers` before deciding which pods are the operator's.
+ *
+ * Nothing here relates pods of different names except an unnamed create and the binding
+ * that names it, so the facts of one broker (by pod name) can be assembled apart from the
+ * rest (lib/analyze/partition.ts).
+ */
+export function assembleIncarnations(
+  pods: PodWriteFact[],
+  operatorLines: OperatorFact[],
+  operatorUsers: Set<string>,
+  confirmUsers: boolean,
+): Incarnation[] {
   const all: Incarnation[] = [];
   const byName = new Map<string, Incarnation>();
   const byUid = new Map<string, Incarnation>();
@@ -205,8 +235,7 @@ export function buildTimeline(facts: Fact[], configuredOperators: string[] = [])
   }
 
   for (const line of operatorLines) attachOperatorLine(line, byName, key);
-  if (configuredOperators.length === 0)
-    for (const u of usersConfirmedByOperatorLines(all)) operatorUsers.add(u);
+  if (confirmUsers) for (const u of usersConfirmedByOperatorLines(all)) operatorUsers.add(u);
 
   const brokers = all.filter((inc) => {
     if (inc.broker) return true;
@@ -235,14 +264,7 @@ export function buildTimeline(facts: Fact[], configuredOperators: string[] = [])
       d.by = [...operatorUsers][0] ?? null;
     }
   }
-  return {
-    incarnations: brokers,
-    kafkaClusterWrites,
-    configMapWrites,
-    operatorLines,
-    operatorUsers,
-    newestAt,
-  };
+  return brokers;
 }
 
 /** The operator is whoever creates pods owned by a KafkaCluster (a name pattern is not enough). */

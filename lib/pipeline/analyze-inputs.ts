@@ -5,9 +5,9 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { analyzeFacts } from '../analyze';
 import type { AnalysisOptions } from '../analyze/options';
 import { projectRecord } from '../facts/project';
+import { FactStore } from '../facts/store';
 import { ingest, type IngestOptions } from '../ingest';
 import { createIngestStats, type IngestStats } from '../ingest/stats';
-import type { Fact } from '../model/facts';
 import type { FindingsDocument } from '../model/findings';
 import type { SourceObject } from '../sources/types';
 import { clusterForInput, type ClusterPrefix } from '../config/config-file';
@@ -44,14 +44,15 @@ export async function collectFacts(
   stats: IngestStats,
   ingestOpts: IngestOptions = {},
   onRecords?: (records: number) => void,
-): Promise<Fact[]> {
-  const facts: Fact[] = [];
+): Promise<FactStore> {
+  // Held as columns, not objects: a day of a looping fleet is millions of facts.
+  const facts = new FactStore();
   let records = 0;
   for await (const rec of ingest(objects, stats, ingestOpts)) {
     records++;
     if (onRecords && (records & 1023) === 0) onRecords(records);
     const fact = projectRecord(rec);
-    if (fact) facts.push(fact);
+    if (fact) facts.add(fact);
   }
   onRecords?.(records);
   return facts;
@@ -114,7 +115,7 @@ export async function analyzeInputs(
     summary: {
       inputs,
       ...stats,
-      facts: facts.length,
+      facts: facts.size,
       recreations: result.recreations.length,
       loops: result.loops.length,
       seconds: Math.round((Date.now() - started) / 100) / 10,

@@ -487,7 +487,9 @@ describeWithCorpus(SCENARIOS, 'secrets planted in the logs never leave the proce
       texts[`cli ${format} stderr`] = run.stderr;
     }
     const facts = await collectFacts(listLocal(tmp), createIngestStats());
-    const encoded = encodeFacts({ source: tmp, etag: null, cluster: 'eks', hour: '2026-11-02-10' }, facts);
+    const encoded = encodeFacts({ source: tmp, etag: null, cluster: 'eks', hour: '2026-11-02-10' }, [
+      ...facts.facts(),
+    ]);
     out = { doc, texts, facts: encoded };
   }, 60_000);
 
