@@ -2,7 +2,9 @@
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { promisify } from 'util';
 import { gunzip, gzip } from 'zlib';
-import { decodeFacts, encodeFacts, mergeFacts } from '../facts/codec';
+import { decodeFacts, encodeFacts } from '../facts/codec';
+import { FactsMerger } from '../facts/merge';
+import type { FactStore } from '../facts/store';
 import {
   clusterFactsPrefix,
   clusterOfFactsPrefix,
@@ -113,14 +115,15 @@ export async function listFactsHours(
 }
 
 export interface FactsWindow {
-  facts: Fact[];
+  /** The window's facts, without duplicates, in the order the objects were listed. */
+  facts: FactStore;
   objects: number;
   bytes: number;
 }
 
 /**
  * Reads every facts object of the hour partitions overlapping [from, to], keeps the
- * facts inside it, and merges them without duplicates. Objects are fetched a few at a
+ * facts inside it, and merges them without duplicates (lib/facts/merge.ts). Objects are fetched a few at a
  * time: a window is tens to hundreds of small objects.
  */
 export async function readFactsWindow(
@@ -141,7 +144,11 @@ export async function readFactsWindow(
     );
   }
   keys.sort();
-  const lists: Fact[][] = new Array<Fact[]>(keys.length);
+  // Objects are fetched in parallel but merged in key order ("first seen" must not depend
+  // on which download finished first), each as soon as those before it are in.
+  const merger = new FactsMerger();
+  const ready = new Map<number, Fact[]>();
+  let merged = 0;
   let bytes = 0;
   let next = 0;
   const fromMs = from.getTime();
@@ -152,12 +159,19 @@ export async function readFactsWindow(
       const raw = Buffer.from((await res.Body?.transformToByteArray()) ?? new Uint8Array());
       bytes += raw.length;
       const { facts } = decodeFacts((await gunzipAsync(raw)).toString('utf8'));
-      lists[i] = facts.filter((f) => {
-        const t = Date.parse(f.at);
-        return t >= fromMs && t <= toMs;
-      });
+      ready.set(
+        i,
+        facts.filter((f) => {
+          const t = Date.parse(f.at);
+          return t >= fromMs && t <= toMs;
+        }),
+      );
+      for (let list = ready.get(merged); list; list = ready.get(merged)) {
+        ready.delete(merged++);
+        merger.add(list);
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, keys.length) }, worker));
-  return { facts: mergeFacts(lists), objects: keys.length, bytes };
+  return { facts: merger.finish(), objects: keys.length, bytes };
 }

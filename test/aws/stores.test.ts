@@ -111,7 +111,7 @@ describe('facts store', () => {
       new Date('2026-11-02T11:00:00Z'),
     );
     expect(win.objects).toBe(2 + 1);
-    expect(win.facts.map((f) => f.at)).toEqual(['2026-11-02T10:00:01Z']);
+    expect([...win.facts.facts()].map((f) => f.at)).toEqual(['2026-11-02T10:00:01Z']);
   });
 });
 

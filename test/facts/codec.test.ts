@@ -1,4 +1,4 @@
-import { decodeFacts, encodeFacts, FACTS_FORMAT, mergeFacts } from '../../lib/facts/codec';
+import { decodeFacts, encodeFacts, FACTS_FORMAT } from '../../lib/facts/codec';
 import { FACTS_VERSION, type Fact, type OperatorFact, type PodWriteFact } from '../../lib/model/facts';
 
 function podFact(auditID: string, at: string, stage = 'ResponseComplete', source = 'a.log'): PodWriteFact {
@@ -97,26 +97,5 @@ describe('facts codec', () => {
     ],
   ])('refuses %s', (_name, text, message) => {
     expect(() => decodeFacts(text)).toThrow(message);
-  });
-
-  it('merges objects in time order, dropping repeats of (auditID, stage), superseded RequestReceived and the same log line seen twice', () => {
-    const a = [podFact('x', '2026-11-02T10:00:03Z'), opFact('2026-11-02T10:00:01Z', 'fluent-bit/obj')];
-    const b = [
-      podFact('x', '2026-11-02T10:00:03Z', 'ResponseComplete', 'export.gz'),
-      podFact('x', '2026-11-02T10:00:03Z', 'RequestReceived', 'export.gz'),
-      opFact('2026-11-02T10:00:01Z', 'manager.log'),
-      podFact('y', '2026-11-02T10:00:02Z'),
-      podFact('z', '2026-11-02T10:00:04Z', 'RequestReceived', 'export.gz'),
-    ];
-    const merged = mergeFacts([a, b]);
-    expect(
-      merged.map((f) => (f.type === 'operator' ? `op:${f.src.source}` : `${f.auditID}:${f.stage}`)),
-    ).toEqual([
-      'op:fluent-bit/obj',
-      'y:ResponseComplete',
-      'x:ResponseComplete',
-      // z never completed anywhere: its RequestReceived is all there is.
-      'z:RequestReceived',
-    ]);
   });
 });
