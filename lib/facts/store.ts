@@ -2,10 +2,11 @@
 //
 // A day of a looping fleet is millions of audit facts, and as objects each costs ~330 bytes
 // before its bodies (a 20-property object and three strings: two times and an auditID). Held
-// here, the same fact is ~75 bytes: times as epoch microseconds, UUIDs as 128 bits, repeated
-// strings (verbs, users, namespaces, pod names) as table indices, bodies as references to the
-// projection's interned objects. `fact(i)` gives back an object equal to the one added; the
-// analysis asks for one broker's facts at a time, so only that many objects are ever alive.
+// here, the same fact is ~65 bytes: times as epoch microseconds, UUIDs as 128 bits, repeated
+// strings (verbs, users, namespaces, pod names) as table indices, bodies as BodyTable values
+// (their per-pod outer levels laid out flat, the interned parts below kept as they are).
+// `fact(i)` gives back an object equal to the one added; the analysis asks for one broker's
+// facts at a time, so only that many objects are ever alive.
 //
 // Columns come in fixed chunks, so growing never copies (nor holds twice) what is stored.
 // Anything that does not fit a column exactly (a time in another shape, an ID that is not a
@@ -14,6 +15,7 @@
 import type { Fact, OperatorFact } from '../model/facts';
 import type { SourceRef } from '../model/record';
 import { epochMicros } from '../analyze/time';
+import { BodyTable, NO_BODY } from './body-table';
 
 const KINDS = ['pod', 'kafkacluster', 'configmap', 'operator'] as const;
 const KIND_CODE: Record<string, number> = { pod: 0, kafkacluster: 1, configmap: 2, operator: 3 };
@@ -122,9 +124,10 @@ class Chunk {
   readonly grace = new Int32Array(CHUNK);
   readonly srcSource = new Int32Array(CHUNK);
   readonly srcLine = new Uint32Array(CHUNK);
-  readonly request: unknown[] = [];
-  readonly response: unknown[] = [];
-  readonly webhooks: unknown[] = [];
+  /** Bodies as BodyTable values (0: none). */
+  readonly request = new Int32Array(CHUNK);
+  readonly response = new Int32Array(CHUNK);
+  readonly webhooks = new Int32Array(CHUNK);
 }
 
 /** Column codes for "null" in the narrow string columns. */
@@ -143,6 +146,7 @@ export class FactStore {
   /** Pod names and uids: one or two per incarnation. */
   private readonly names = new StringTable(2 ** 31 - 1);
   private readonly sources = new StringTable(2 ** 31 - 1);
+  private readonly bodies = new BodyTable();
   private readonly id = new Uint32Array(4);
 
   static of(facts: Iterable<Fact>): FactStore {
@@ -186,7 +190,6 @@ export class FactStore {
       side.fact = fact;
       this.side.set(i, side);
       c.flags[j] = FLAG_SIDE;
-      pad(c, j);
       return;
     }
     // Typed as an audit fact: operator lines (and unknown kinds) returned above.
@@ -240,9 +243,9 @@ export class FactStore {
     }
     let flags = 0;
     if (f.type === 'pod') {
-      c.request[j] = f.request;
-      c.response[j] = f.response;
-      c.webhooks[j] = f.webhooks;
+      c.request[j] = this.bodies.encode(f.request);
+      c.response[j] = this.bodies.encode(f.response);
+      c.webhooks[j] = this.bodies.encode(f.webhooks);
       const pt = PATCH_TYPES.indexOf(f.patchType);
       c.patchType[j] = pt < 0 ? 0 : pt;
       if (pt < 0) {
@@ -264,7 +267,7 @@ export class FactStore {
           hasSide = true;
         }
       }
-    } else pad(c, j);
+    }
     for (const k in f) {
       if (AUDIT_KEYS.has(k)) continue;
       (side.extra ??= {})[k] = (f as unknown as Record<string, unknown>)[k];
@@ -304,10 +307,10 @@ export class FactStore {
       code: side && 'code' in side ? side.code : c.code[j] === NULL16 ? null : c.code[j],
     };
     if (type === 'pod') {
-      if (c.request[j] !== undefined) f.request = c.request[j];
-      if (c.response[j] !== undefined) f.response = c.response[j];
+      if (c.request[j] !== NO_BODY) f.request = this.bodies.decode(c.request[j]);
+      if (c.response[j] !== NO_BODY) f.response = this.bodies.decode(c.response[j]);
       if (c.patchType[j] !== 0) f.patchType = PATCH_TYPES[c.patchType[j]];
-      if (c.webhooks[j] !== undefined) f.webhooks = c.webhooks[j];
+      if (c.webhooks[j] !== NO_BODY) f.webhooks = this.bodies.decode(c.webhooks[j]);
       if (flags & FLAG_TRUNCATED) f.truncated = true;
       else if (side && 'truncated' in side) f.truncated = side.truncated;
       if (flags & FLAG_GRACE) f.gracePeriodSeconds = c.grace[j];
@@ -394,12 +397,14 @@ export class FactStore {
     return v === NULL16 ? null : v;
   }
 
+  /** The request body, built afresh (as `fact(i)` builds it). */
   requestOf(i: number): unknown {
-    return this.chunks[i >>> CHUNK_BITS].request[i & MASK];
+    return this.bodies.decode(this.chunks[i >>> CHUNK_BITS].request[i & MASK]);
   }
 
+  /** The response body, built afresh (as `fact(i)` builds it). */
   responseOf(i: number): unknown {
-    return this.chunks[i >>> CHUNK_BITS].response[i & MASK];
+    return this.bodies.decode(this.chunks[i >>> CHUNK_BITS].response[i & MASK]);
   }
 
   /** The fact's auditID (audit facts only). */
@@ -522,13 +527,6 @@ export class FactStore {
     for (let w = 0; w < 4; w++) this.id[w] = parseInt(hex.slice(w * 8, w * 8 + 8), 16) >>> 0;
     return true;
   }
-}
-
-/** Keeps the chunk's JS columns dense (a hole would make V8 hold them as a dictionary). */
-function pad(c: Chunk, j: number): void {
-  c.request[j] = undefined;
-  c.response[j] = undefined;
-  c.webhooks[j] = undefined;
 }
 
 function isUint32(v: unknown): v is number {

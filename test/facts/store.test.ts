@@ -93,12 +93,15 @@ describe('FactStore', () => {
     expect(store.verbOf(299)).toBe('verb-299');
   });
 
-  it('hands back the very body objects it was given, so identity-keyed caches still hit', () => {
-    const body = { spec: { containers: [] } };
+  it('builds bodies’ outer levels afresh but hands back the shared parts below them', () => {
+    const containers = [{ name: 'kafka', image: 'kafka:3' }];
+    const body = { metadata: { name: 'p' }, spec: { containers } };
     const store = FactStore.of([pod({ request: body, response: body })]);
-    const back = store.fact(0) as PodWriteFact;
-    expect(back.request).toBe(body);
-    expect(back.response).toBe(body);
+    const back = store.fact(0) as PodWriteFact & { request: typeof body; response: typeof body };
+    expect(back.request).toEqual(body);
+    expect(back.request).not.toBe(body);
+    expect(back.request.spec.containers).toBe(containers);
+    expect(back.response.spec.containers).toBe(containers);
   });
 
   it('reads the columns the partitioning needs without building facts', () => {
