@@ -48,6 +48,12 @@ class Recent<T> {
   }
 }
 
+interface ShapeTrie {
+  next: Map<string, ShapeTrie>;
+  /** The shape ending here, or -1. */
+  id: number;
+}
+
 function isPlainObject(v: object): v is Record<string, unknown> {
   const proto = Object.getPrototypeOf(v) as unknown;
   return proto === Object.prototype || proto === null;
@@ -57,14 +63,17 @@ export class BodyTable {
   private readonly pool: Int32Array[] = [];
   private used = POOL_CHUNK;
   private readonly shapes: string[][] = [];
-  private readonly shapeIds = new Map<string, number>();
+  /** Key lists by a trie over their keys: no string is built to find a shape. */
+  private readonly shapeRoot: ShapeTrie = { next: new Map(), id: -1 };
   private readonly texts = new Recent<string>();
   private readonly parts = new Recent<object>();
   private readonly others: unknown[] = [];
   /** The same object added twice (shared by two facts) is laid out once. */
   private readonly nodes = new WeakMap<object, number>();
 
-  encode(v: unknown): number {
+  /** `v` as a tagged value; with `layout` false an object is kept whole, as it is. */
+  encode(v: unknown, layout = true): number {
+    if (!layout && typeof v === 'object' && v !== null) return this.other(v);
     return this.value(v, 0);
   }
 
@@ -140,15 +149,17 @@ export class BodyTable {
   }
 
   private shapeOf(keys: string[]): number {
-    // Not a join: [''] and [], or ['a\u0000b'] and ['a', 'b'], must not be one shape.
-    const key = JSON.stringify(keys);
-    let id = this.shapeIds.get(key);
-    if (id === undefined) {
-      id = this.shapes.length;
-      this.shapes.push(keys);
-      this.shapeIds.set(key, id);
+    let at = this.shapeRoot;
+    for (const k of keys) {
+      let next = at.next.get(k);
+      if (!next) at.next.set(k, (next = { next: new Map(), id: -1 }));
+      at = next;
     }
-    return id;
+    if (at.id < 0) {
+      at.id = this.shapes.length;
+      this.shapes.push(keys);
+    }
+    return at.id;
   }
 
   private tagged(id: number, tag: number, v: unknown): number {

@@ -15,6 +15,7 @@
 import type { Fact, OperatorFact } from '../model/facts';
 import type { SourceRef } from '../model/record';
 import { epochMicros } from '../analyze/time';
+import { mayBeKoperatorPod } from '../koperator/naming';
 import { BodyTable, NO_BODY } from './body-table';
 
 const KINDS = ['pod', 'kafkacluster', 'configmap', 'operator'] as const;
@@ -47,7 +48,6 @@ const AUDIT_KEYS = new Set([
   'gracePeriodSeconds',
 ]);
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const CHUNK_BITS = 16;
 const CHUNK = 1 << CHUNK_BITS;
 const MASK = CHUNK - 1;
@@ -243,8 +243,10 @@ export class FactStore {
     }
     let flags = 0;
     if (f.type === 'pod') {
-      c.request[j] = this.bodies.encode(f.request);
-      c.response[j] = this.bodies.encode(f.response);
+      // Bodies of pods that cannot be koperator's are neither interned by the projection nor
+      // read past their labels: laying them out would cost time and save nothing.
+      c.request[j] = this.bodies.encode(f.request, mayBeKoperatorPod(f.request));
+      c.response[j] = this.bodies.encode(f.response, mayBeKoperatorPod(f.response));
       c.webhooks[j] = this.bodies.encode(f.webhooks);
       const pt = PATCH_TYPES.indexOf(f.patchType);
       c.patchType[j] = pt < 0 ? 0 : pt;
@@ -521,10 +523,22 @@ export class FactStore {
     return us;
   }
 
+  /** A lowercase UUID into `this.id`, digit by digit; false for any other ID. */
   private readUuid(id: string): boolean {
-    if (typeof id !== 'string' || id.length !== 36 || !UUID.test(id)) return false;
-    const hex = id.slice(0, 8) + id.slice(9, 13) + id.slice(14, 18) + id.slice(19, 23) + id.slice(24);
-    for (let w = 0; w < 4; w++) this.id[w] = parseInt(hex.slice(w * 8, w * 8 + 8), 16) >>> 0;
+    if (typeof id !== 'string' || id.length !== 36) return false;
+    let word = 0;
+    let digits = 0;
+    for (let k = 0; k < 36; k++) {
+      const ch = id.charCodeAt(k);
+      if (k === 8 || k === 13 || k === 18 || k === 23) {
+        if (ch !== DASH) return false;
+        continue;
+      }
+      const v = ch >= 48 && ch <= 57 ? ch - 48 : ch >= 97 && ch <= 102 ? ch - 87 : -1;
+      if (v < 0) return false;
+      word = (word << 4) | v;
+      if (++digits % 8 === 0) this.id[digits / 8 - 1] = word >>> 0;
+    }
     return true;
   }
 }
@@ -540,32 +554,60 @@ function fractionDigits(t: string): number {
   return d >= 1 && d <= 6 ? d : ODD_TIME;
 }
 
-const HEX: string[] = [];
-for (let b = 0; b < 256; b++) HEX.push(b.toString(16).padStart(2, '0'));
-
-function hex32(w: number): string {
-  return HEX[w >>> 24] + HEX[(w >>> 16) & 255] + HEX[(w >>> 8) & 255] + HEX[w & 255];
-}
+// IDs and times are written into a scratch buffer and read back as one string: built by
+// concatenation they would be ropes (a node per piece), several times the size of the flat
+// strings JSON.parse gives, and a million recreations keep four IDs and two times each.
+const idText = Buffer.alloc(36);
+/** Holds the cached day in its first 11 bytes between calls. */
+const timeText = Buffer.alloc(32);
+const HEX_DIGITS = Buffer.from('0123456789abcdef', 'latin1');
+const DASH = 45;
 
 function formatUuid(ids: Uint32Array, at: number): string {
-  const a = hex32(ids[at]);
-  const b = hex32(ids[at + 1]);
-  const c = hex32(ids[at + 2]);
-  return `${a}-${b.slice(0, 4)}-${b.slice(4)}-${c.slice(0, 4)}-${c.slice(4)}${hex32(ids[at + 3])}`;
+  let o = 0;
+  for (let w = 0; w < 4; w++) {
+    const v = ids[at + w];
+    for (let shift = 28; shift >= 0; shift -= 4) {
+      if (o === 8 || o === 13 || o === 18 || o === 23) idText[o++] = DASH;
+      idText[o++] = HEX_DIGITS[(v >>> shift) & 15];
+    }
+  }
+  return idText.toString('latin1', 0, 36);
 }
 
-// Consecutive facts are mostly within the same second: its text is made once.
-let lastSecond = NaN;
-let lastPrefix = '';
+const DAY_SECONDS = 86_400;
+// Facts are mostly of the same day: its `YYYY-MM-DDT` is made once.
+let lastDay = NaN;
+
+function put2(o: number, n: number): void {
+  timeText[o] = 48 + Math.floor(n / 10);
+  timeText[o + 1] = 48 + (n % 10);
+}
 
 /** Epoch microseconds as `YYYY-MM-DDTHH:MM:SS[.f…]Z` with `digits` fraction digits. */
 function formatTime(us: number, digits: number): string {
   const second = Math.floor(us / 1e6);
-  if (second !== lastSecond) {
-    lastSecond = second;
-    lastPrefix = new Date(second * 1000).toISOString().slice(0, 19);
+  const day = Math.floor(second / DAY_SECONDS);
+  if (day !== lastDay) {
+    lastDay = day;
+    timeText.write(new Date(day * DAY_SECONDS * 1000).toISOString().slice(0, 11), 0, 'latin1');
   }
-  if (digits === 0) return `${lastPrefix}Z`;
-  const frac = String(us - second * 1e6 + 1e6).slice(1, 1 + digits);
-  return `${lastPrefix}.${frac}Z`;
+  const s = second - day * DAY_SECONDS;
+  put2(11, Math.floor(s / 3600));
+  timeText[13] = 58;
+  put2(14, Math.floor(s / 60) % 60);
+  timeText[16] = 58;
+  put2(17, s % 60);
+  let o = 19;
+  if (digits > 0) {
+    timeText[o++] = 46;
+    let frac = us - second * 1e6;
+    for (let d = 5; d >= 0; d--) {
+      if (d < digits) timeText[o + d] = 48 + (frac % 10);
+      frac = Math.floor(frac / 10);
+    }
+    o += digits;
+  }
+  timeText[o++] = 90;
+  return timeText.toString('latin1', 0, o);
 }

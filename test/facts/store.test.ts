@@ -95,13 +95,22 @@ describe('FactStore', () => {
 
   it('builds bodies’ outer levels afresh but hands back the shared parts below them', () => {
     const containers = [{ name: 'kafka', image: 'kafka:3' }];
-    const body = { metadata: { name: 'p' }, spec: { containers } };
+    const body = {
+      metadata: { name: 'orders-kafka-1-abcde', labels: { app: 'kafka' } },
+      spec: { containers },
+    };
     const store = FactStore.of([pod({ request: body, response: body })]);
     const back = store.fact(0) as PodWriteFact & { request: typeof body; response: typeof body };
     expect(back.request).toEqual(body);
     expect(back.request).not.toBe(body);
     expect(back.request.spec.containers).toBe(containers);
     expect(back.response.spec.containers).toBe(containers);
+  });
+
+  it('keeps the bodies of pods that cannot be koperator’s whole', () => {
+    const body = { metadata: { name: 'web-7d9f' }, spec: { containers: [] } };
+    const back = FactStore.of([pod({ response: body })]).fact(0) as PodWriteFact;
+    expect(back.response).toBe(body);
   });
 
   it('reads the columns the partitioning needs without building facts', () => {
