@@ -12,6 +12,7 @@
 // measured on 1 GB of audit lines, String.includes/RegExp cost about half of what five
 // Buffer.indexOf calls per line cost, since each of those crosses into C++ (~0.5 us).
 import type { AuditEvent } from '../model/audit';
+import { brokerOfPodName, mayBeKoperatorPod } from '../koperator/naming';
 
 /**
  * A relevant record contains `pods`, `configmaps`, `kafkacluster` or (zap lines) `msg`.
@@ -26,10 +27,11 @@ const RELEVANT_RESOURCES = new Set(['pods', 'kafkaclusters', 'configmaps']);
 const BROKER_CONFIG_NAME = /-config-\d+$/;
 
 /**
- * Writes (any verb but get/list/watch) to pods and their subresources, to KafkaClusters
- * themselves (the analysis reads CR edits, never the operator's status updates) and to
- * koperator's per-broker ConfigMaps (the only ones a broker restarts for). The other
- * ConfigMap and status writes were half of the facts of a busy cluster, for nothing.
+ * Writes (any verb but get/list/watch) to pods that may be koperator's and their
+ * subresources, to KafkaClusters themselves (the analysis reads CR edits, never the
+ * operator's status updates) and to koperator's per-broker ConfigMaps (the only ones a
+ * broker restarts for). The other ConfigMap and status writes were half of the facts of a
+ * busy cluster, for nothing, and other teams' pods are most of its pod writes.
  */
 export function isRelevantAuditEvent(ev: AuditEvent): boolean {
   const ref = ev.objectRef;
@@ -37,7 +39,22 @@ export function isRelevantAuditEvent(ev: AuditEvent): boolean {
   if (resource === undefined || !RELEVANT_RESOURCES.has(resource) || READ_VERBS.has(ev.verb)) return false;
   if (resource === 'kafkaclusters') return !ref?.subresource;
   if (resource === 'configmaps') return typeof ref?.name === 'string' && BROKER_CONFIG_NAME.test(ref.name);
-  return true;
+  return !isForeignPodWrite(ev);
+}
+
+/**
+ * A write to a named pod that cannot be a koperator broker. koperator creates every broker
+ * pod with generateName `<cluster>-<brokerId>-`, so a pod named otherwise is a broker only
+ * by its labels or owner, and this event shows none. Kept whatever the name: creates (an
+ * unnamed create's RequestReceived stage carries no body to judge, and its request must be
+ * judged alike at every stage) and bindings (at Metadata level a binding names an unnamed
+ * create; one dropped would leave its create to be paired with a broker's binding).
+ */
+function isForeignPodWrite(ev: AuditEvent): boolean {
+  const name = ev.objectRef?.name;
+  if (typeof name !== 'string' || ev.verb === 'create') return false;
+  if (brokerOfPodName(name) !== null) return false;
+  return !mayBeKoperatorPod(ev.requestObject) && !mayBeKoperatorPod(ev.responseObject);
 }
 
 /** Returned by irrelevantEvents for one irrelevant GKE LogEntry (which has no auditID). */
@@ -67,7 +84,36 @@ export function irrelevantEvents(text: string, many: boolean): number {
   // The verb first: it is near the start, while `"msg"` is absent from audit events and
   // would be searched for in the whole of every relevant one.
   if (isReadEvent(text) && !text.includes('"msg"')) return 1;
+  if (!many && isForeignPodWriteText(text)) return 1;
   return 0;
+}
+
+const URI_KEY = ',"requestURI":"';
+/** A core-API URI naming one pod: `/api/v1/namespaces/<ns>/pods/<name>[/<subresource>]`. */
+const POD_URI = /^\/api\/v1\/namespaces\/[a-z0-9-]+\/pods\/([a-z0-9.-]+)(?:\/([a-z]+))?["?]/;
+
+/**
+ * isForeignPodWrite on the text of a lone event. Its top-level requestURI names the pod
+ * (creates post to the collection, so they never match), the name is not a broker's, the
+ * verb is not a create (a binding or eviction is one, posted to the pod's URI), and
+ * nothing in the event can be a koperator marker: every label, owner and API group
+ * mayBeKoperatorPod looks for spells `kafka`/`Kafka` or `brokerId`. Other teams' pod
+ * deletes and status patches, with their full pod bodies, are then dropped unparsed.
+ */
+function isForeignPodWriteText(text: string): boolean {
+  if (text.charCodeAt(0) !== 0x7b) return false;
+  const at = text.indexOf(URI_KEY);
+  if (at < 0 || at > 4096) return false;
+  // No bracket before the key: it is a top-level key (the argument of verbBeforeAnyBracket).
+  BRACKET.lastIndex = 1;
+  const bracket = BRACKET.exec(text);
+  if (bracket !== null && bracket.index < at) return false;
+  const from = at + URI_KEY.length;
+  const m = POD_URI.exec(text.slice(from, from + 400));
+  if (m === null || brokerOfPodName(m[1]) !== null) return false;
+  const verb = topLevelVerb(text);
+  if (verb === null || verb === 'create') return false;
+  return !text.includes('afka') && !text.includes('brokerId');
 }
 
 /**

@@ -46,6 +46,13 @@ export function totalSkipped(stats: IngestStats): number {
 }
 
 /** A small relevant audit event (a pod delete) whose auditID is `id`. */
+/** Five pod-name characters from any id, so every test pod is named as koperator names brokers. */
+function suffixOf(id: string): string {
+  let h = 7;
+  for (let i = 0; i < id.length; i++) h = (Math.imul(h, 31) + id.charCodeAt(i)) >>> 0;
+  return h.toString(36).padStart(5, '0').slice(-5);
+}
+
 export function deleteEvent(id: string, second = 0): AuditEvent {
   const ts = new Date(Date.UTC(2026, 10, 2, 10, 0, second)).toISOString();
   return {
@@ -56,7 +63,7 @@ export function deleteEvent(id: string, second = 0): AuditEvent {
     stage: 'ResponseComplete',
     verb: 'delete',
     user: { username: 'bob@example.com' },
-    objectRef: { resource: 'pods', namespace: 'kafka', name: `c-0-${id}`, apiVersion: 'v1' },
+    objectRef: { resource: 'pods', namespace: 'kafka', name: `c-0-${suffixOf(id)}`, apiVersion: 'v1' },
     responseStatus: { code: 200 },
     requestReceivedTimestamp: ts,
     stageTimestamp: ts,
@@ -140,7 +147,7 @@ export function revertLoopEvents(opts: { lastApplied?: string } = {}): AuditEven
     stageTimestamp: at(s),
   });
   for (let i = 0; i < 4; i++) {
-    const name = `c-0-p${i}`;
+    const name = `c-0-p000${i}`;
     const { request, response } = brokerPod(name, `uid-${i}`, '500m', opts.lastApplied);
     events.push({
       ...base(`create-${i}`, 'create', i * 10),

@@ -39,9 +39,9 @@ describe('ingest de-duplicates across files and formats', () => {
 
   it('keeps RequestReceived only for requests that never completed, wherever the completion was', async () => {
     const done = auditEvent({ verb: 'create', resource: 'pods' });
-    const doneLater = auditEvent({ verb: 'delete', resource: 'pods', name: 'x' });
-    const doneEarlier = auditEvent({ verb: 'patch', resource: 'pods', name: 'y' });
-    const lost = auditEvent({ verb: 'delete', resource: 'pods', name: 'z' });
+    const doneLater = auditEvent({ verb: 'delete', resource: 'pods', name: 'orders-kafka-0-xxxxx' });
+    const doneEarlier = auditEvent({ verb: 'patch', resource: 'pods', name: 'orders-kafka-0-yyyyy' });
+    const lost = auditEvent({ verb: 'delete', resource: 'pods', name: 'orders-kafka-0-zzzzz' });
     const fileA = [received(done), done, received(doneLater), doneEarlier, received(lost)];
     const fileB = [doneLater, received(doneEarlier), received(lost)];
     const { records, stats } = await readAll([

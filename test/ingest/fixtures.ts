@@ -205,6 +205,43 @@ export function mixedEvents(): Fixture[] {
       relevant: false,
     },
     { event: auditEvent({ verb: 'watch', resource: 'kafkaclusters', level: 'Metadata' }), relevant: false },
+    // Another team's pod: its writes say nothing about a broker, except its binding.
+    {
+      event: auditEvent({
+        verb: 'delete',
+        resource: 'pods',
+        name: 'web-7d9f8c6b5-x2x4z',
+        namespace: 'shop',
+        username: 'system:serviceaccount:kube-system:replicaset-controller',
+        responseObject: { kind: 'Pod', metadata: { name: 'web-7d9f8c6b5-x2x4z', labels: { app: 'web' } } },
+      }),
+      relevant: false,
+    },
+    {
+      event: auditEvent({
+        verb: 'patch',
+        resource: 'pods',
+        subresource: 'status',
+        name: 'web-7d9f8c6b5-x2x4z',
+        namespace: 'shop',
+        username: 'system:node:ip-10-0-1-1',
+        level: 'Request',
+        requestObject: { status: { phase: 'Running' } },
+      }),
+      relevant: false,
+    },
+    {
+      event: auditEvent({
+        verb: 'create',
+        resource: 'pods',
+        subresource: 'binding',
+        name: 'web-7d9f8c6b5-x2x4z',
+        namespace: 'shop',
+        username: 'system:kube-scheduler',
+        level: 'Metadata',
+      }),
+      relevant: true,
+    },
     {
       event: auditEvent({
         verb: 'update',

@@ -138,7 +138,7 @@ describe('GKE JSON-patch bodies', () => {
       timestamp: '2026-11-03T08:00:00Z',
       protoPayload: {
         methodName: 'io.k8s.core.v1.pods.resize.patch',
-        resourceName: 'core/v1/namespaces/kafka/pods/p-1/resize',
+        resourceName: 'core/v1/namespaces/kafka/pods/orders-kafka-1-abcde/resize',
         authenticationInfo: { principalEmail: 'system:serviceaccount:kube-system:vpa-updater' },
         request: { '@type': 'core.k8s.io/v1.Unknown', '0': { op: 'replace', path: '/spec/x', value: 1 } },
       },

@@ -1,6 +1,7 @@
 // What the analysis needs, and the pre-filter that must never drop any of it.
 import fc from 'fast-check';
 import { irrelevantEvents, isRelevantAuditEvent, ONE_GKE_ENTRY, topLevelVerb } from '../../lib/ingest/filter';
+import { brokerOfPodName } from '../../lib/koperator/naming';
 import { AUDIT_CONTAINERS, encodeAudit } from '../../lib/sim/encode';
 import { auditEvent, mixedEvents } from './fixtures';
 
@@ -21,6 +22,16 @@ describe('isRelevantAuditEvent', () => {
     ['list', 'pods', undefined, false],
     ['watch', 'pods', undefined, false],
     ['get', 'pods', 'log', false],
+    // other teams' pods: a name koperator never gives a broker, and no marker in the event
+    ['patch', 'pods', 'status', false, 'web-7d9f8c6b5-x2x4z'],
+    ['delete', 'pods', undefined, false, 'zookeeper-0'],
+    ['update', 'pods', undefined, false, 'web-7d9f8c6b5-x2x4z'],
+    // ...but creates are judged alike at every stage (an unnamed one's RequestReceived has
+    // no body to judge), and a binding names an unnamed create at Metadata level
+    ['create', 'pods', 'binding', true, 'web-7d9f8c6b5-x2x4z'],
+    ['create', 'pods', 'eviction', true, 'web-7d9f8c6b5-x2x4z'],
+    ['delete', 'pods', undefined, true, 'orders-3-abcde'],
+    ['patch', 'pods', 'status', true, 'orders-controller-3-abcde'],
     ['patch', 'kafkaclusters', undefined, true],
     // the operator's status updates are never an edit of the CR
     ['update', 'kafkaclusters', 'status', false],
@@ -49,6 +60,21 @@ describe('isRelevantAuditEvent', () => {
       expect(isRelevantAuditEvent(auditEvent({ verb, resource, subresource, name }))).toBe(want);
     },
   );
+
+  it('a pod named like no broker is relevant when its body shows a koperator label or owner', () => {
+    const body = (meta: Record<string, unknown>) => ({
+      kind: 'Pod',
+      metadata: { name: 'odd-name', ...meta },
+    });
+    const write = (responseObject: unknown) =>
+      auditEvent({ verb: 'delete', resource: 'pods', name: 'odd-name', responseObject });
+    expect(isRelevantAuditEvent(write(body({ labels: { kafka_cr: 'orders' } })))).toBe(true);
+    expect(isRelevantAuditEvent(write(body({ labels: { brokerId: '3' } })))).toBe(true);
+    expect(
+      isRelevantAuditEvent(write(body({ ownerReferences: [{ kind: 'KafkaCluster', name: 'orders' }] }))),
+    ).toBe(true);
+    expect(isRelevantAuditEvent(write(body({ labels: { app: 'web' } })))).toBe(false);
+  });
 
   it('an event about no object (a non-resource URL) is not relevant', () => {
     const ev = auditEvent({ verb: 'get', resource: 'x' });
@@ -90,7 +116,13 @@ describe('pre-filter on the record text', () => {
       const wrapped = container === 'fluent-bit-log' || container.startsWith('aks-');
       const provable =
         !/pods|configmaps|kafkacluster/.test(body) ||
-        (!wrapped && ['get', 'list', 'watch'].includes(ev.verb));
+        (!wrapped && ['get', 'list', 'watch'].includes(ev.verb)) ||
+        // another team's pod, told by the name in its URI and no koperator word anywhere
+        (!wrapped &&
+          ev.objectRef?.resource === 'pods' &&
+          ev.verb !== 'create' &&
+          brokerOfPodName(ev.objectRef.name ?? '') === null &&
+          !/afka|brokerId/.test(body));
       expect([ev.verb, ev.objectRef?.resource, irrelevantEvents(body, false)]).toEqual([
         ev.verb,
         ev.objectRef?.resource,
