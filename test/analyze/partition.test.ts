@@ -3,25 +3,12 @@
 // same creates, writes, deletions and operator lines, and the same operator users.
 import { partitionFacts } from '../../lib/analyze/partition';
 import { assembleIncarnations, buildTimeline, type Incarnation } from '../../lib/analyze/timeline';
-import { projectRecord } from '../../lib/facts/project';
 import { FactStore } from '../../lib/facts/store';
 import type { Fact, OperatorFact, PodWriteFact } from '../../lib/model/facts';
 import { simulateCluster } from '../../lib/sim';
+import { simulatedFacts } from '../support/sim-facts';
 
-const at = { source: 'sim', line: 0 };
-
-function factsOf(sim: ReturnType<typeof simulateCluster>): Fact[] {
-  const facts: Fact[] = [];
-  for (const event of sim.audit) {
-    const f = projectRecord({ kind: 'audit', event, format: 'audit-jsonl', at });
-    if (f) facts.push(f);
-  }
-  for (const line of sim.operator) {
-    const f = projectRecord({ kind: 'operator', line, format: 'zap-json', at });
-    if (f) facts.push(f);
-  }
-  return facts;
-}
+const factsOf = simulatedFacts;
 
 /** An incarnation as the facts it holds, by auditID (or message and time for lines). */
 function summary(inc: Incarnation): string {
@@ -68,7 +55,7 @@ describe.each(['RequestResponse', 'Metadata'] as const)('parts at audit level %s
 
 it('keeps an unnamed create (Metadata level, generateName) with the binding that names it', () => {
   const base = {
-    src: at,
+    src: { source: 'sim', line: 0 },
     stage: 'ResponseComplete',
     level: 'Metadata',
     user: 'system:serviceaccount:kafka:kafka-operator',

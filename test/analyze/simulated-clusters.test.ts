@@ -3,26 +3,12 @@
 // Metadata level with a --verbose operator, over several seeds (other names and timings).
 import { analyzeFacts } from '../../lib/analyze';
 import { defaultAnalysisOptions } from '../../lib/analyze/options';
-import { projectRecord } from '../../lib/facts/project';
-import type { Fact } from '../../lib/model/facts';
 import { CLASSIFICATIONS } from '../../lib/model/findings';
 import { simulateCluster } from '../../lib/sim';
+import { simulatedFacts } from '../support/sim-facts';
 import { contractMistakes, type ExpectedDocument } from '../support/contract-match';
 
-const at = { source: 'sim', line: 0 };
-
-function factsOf(sim: ReturnType<typeof simulateCluster>): Fact[] {
-  const facts: Fact[] = [];
-  for (const event of sim.audit) {
-    const f = projectRecord({ kind: 'audit', event, format: 'audit-jsonl', at });
-    if (f) facts.push(f);
-  }
-  for (const line of sim.operator) {
-    const f = projectRecord({ kind: 'operator', line, format: 'zap-json', at });
-    if (f) facts.push(f);
-  }
-  return facts;
-}
+const factsOf = simulatedFacts;
 
 describe.each(['RequestResponse', 'Metadata'] as const)('simulated cluster, audit level %s', (auditLevel) => {
   it.each([1, 2, 3, 7])('seed %d: every recreation and loop matches the truth, nothing extra', (seed) => {

@@ -1,45 +1,15 @@
 import { decodeFacts, encodeFacts, FACTS_FORMAT } from '../../lib/facts/codec';
-import { FACTS_VERSION, type Fact, type OperatorFact, type PodWriteFact } from '../../lib/model/facts';
+import { FACTS_VERSION, type Fact, type PodWriteFact } from '../../lib/model/facts';
+import { operatorFact, podFact } from './fixtures';
 
-function podFact(auditID: string, at: string, stage = 'ResponseComplete', source = 'a.log'): PodWriteFact {
-  return {
-    type: 'pod',
-    at,
-    src: { source, line: 1 },
-    auditID,
-    stage,
-    level: 'RequestResponse',
-    verb: 'delete',
-    user: 'system:serviceaccount:kafka:kafka-operator',
-    doneAt: at,
-    namespace: 'kafka',
-    name: 'orders-kafka-1-abcde',
-    uid: 'u1',
-    subresource: null,
-    code: 200,
-  };
-}
-
-function opFact(at: string, source: string): OperatorFact {
-  return {
-    type: 'operator',
-    at,
-    src: { source, line: 7 },
-    msg: 'resource diffs',
-    level: 'debug',
-    kafkaCluster: 'orders-kafka',
-    namespace: 'kafka',
-    pod: null,
-    brokerId: '1',
-    fields: { patch: '{}' },
-  };
-}
+const pod = (auditID: string, at: string) => podFact({ auditID, at, doneAt: at });
+const opFact = (at: string, source: string) => operatorFact({ at, src: { source, line: 7 } });
 
 const header = { source: 's3://logs/a.log', etag: 'abc', cluster: 'eks-a', hour: '2026-11-02-10' };
 
 describe('facts codec', () => {
   it('round-trips facts behind a header naming format, version, source and count', () => {
-    const facts: Fact[] = [podFact('a1', '2026-11-02T10:00:01Z'), opFact('2026-11-02T10:00:02Z', 'm.log')];
+    const facts: Fact[] = [pod('a1', '2026-11-02T10:00:01Z'), opFact('2026-11-02T10:00:02Z', 'm.log')];
     const text = encodeFacts(header, facts);
     const firstLine = JSON.parse(text.split('\n')[0]!);
     expect(firstLine).toEqual({ format: FACTS_FORMAT, factsVersion: FACTS_VERSION, ...header, count: 2 });
@@ -52,10 +22,10 @@ describe('facts codec', () => {
       metadata: { name, labels: { app: 'kafka', kafka_cr: 'orders-kafka' } },
       spec: { containers: [{ name: 'kafka', image: 'kafka:3' }], affinity: { x: 1 } },
     });
-    const a = { ...podFact('a1', '2026-11-02T10:00:01Z'), response: body('orders-kafka-1-aaaaa') };
-    const b = { ...podFact('b1', '2026-11-02T10:00:02Z'), response: body('orders-kafka-1-bbbbb') };
+    const a = { ...pod('a1', '2026-11-02T10:00:01Z'), response: body('orders-kafka-1-aaaaa') };
+    const b = { ...pod('b1', '2026-11-02T10:00:02Z'), response: body('orders-kafka-1-bbbbb') };
     const other = {
-      ...podFact('c1', '2026-11-02T10:00:03Z'),
+      ...pod('c1', '2026-11-02T10:00:03Z'),
       response: { kind: 'Pod', metadata: { name: 'web-1' }, spec: { containers: [] } },
     };
     const [ra, rb, rc, rd] = decodeFacts(encodeFacts(header, [a, b, other, other])).facts as PodWriteFact[];
@@ -78,7 +48,7 @@ describe('facts codec', () => {
     ],
     [
       'damaged line',
-      encodeFacts(header, [podFact('a', '2026-11-02T10:00:00Z')]).replace('"type":"pod"', '"type":"pod"}{'),
+      encodeFacts(header, [pod('a', '2026-11-02T10:00:00Z')]).replace('"type":"pod"', '"type":"pod"}{'),
       /line 2 is not JSON/,
     ],
     [
@@ -89,7 +59,7 @@ describe('facts codec', () => {
     ],
     [
       'short object',
-      encodeFacts(header, [podFact('a', '2026-11-02T10:00:00Z'), podFact('b', '2026-11-02T10:00:00Z')])
+      encodeFacts(header, [pod('a', '2026-11-02T10:00:00Z'), pod('b', '2026-11-02T10:00:00Z')])
         .split('\n')
         .slice(0, 2)
         .join('\n'),

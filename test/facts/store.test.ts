@@ -1,41 +1,11 @@
 import fc from 'fast-check';
 import { FactStore } from '../../lib/facts/store';
-import type { Fact, OperatorFact, PodWriteFact } from '../../lib/model/facts';
+import type { Fact, PodWriteFact } from '../../lib/model/facts';
+import { operatorFact, podFact } from './fixtures';
 
 const UID = '0f8e1c2d-3b4a-4c5d-8e6f-7a8b9c0d1e2f';
-
-function pod(over: Partial<PodWriteFact> = {}): PodWriteFact {
-  return {
-    type: 'pod',
-    at: '2026-11-02T10:00:01.123456Z',
-    doneAt: '2026-11-02T10:00:01.200000Z',
-    src: { source: 's3://logs/a.log.gz', line: 42 },
-    auditID: UID,
-    stage: 'ResponseComplete',
-    level: 'RequestResponse',
-    verb: 'create',
-    user: 'system:serviceaccount:kafka:kafka-operator',
-    namespace: 'kafka',
-    name: 'orders-kafka-1-abcde',
-    uid: '5d6c7b8a-0000-4000-8000-000000000001',
-    subresource: null,
-    code: 201,
-    ...over,
-  };
-}
-
-const line: OperatorFact = {
-  type: 'operator',
-  at: '2026-11-02T10:00:02.5Z',
-  src: { source: 'koperator.log', line: 7 },
-  msg: 'resource diffs',
-  level: 'debug',
-  kafkaCluster: 'orders-kafka',
-  namespace: 'kafka',
-  pod: null,
-  brokerId: '1',
-  fields: { patch: '{}' },
-};
+const pod = podFact;
+const line = operatorFact();
 
 describe('FactStore', () => {
   // Each row is a fact whose every property must come back exactly, whether a column holds
