@@ -112,6 +112,7 @@ function build(total: number, tpl: { facts: PodWriteFact[]; name: string }): Fac
       }
     }
   }
+  out.seal();
   return out;
 }
 

@@ -62,6 +62,7 @@ export class FactsMerger {
   finish(): FactStore {
     for (const f of this.held.values()) this.store.add(f);
     this.held.clear();
+    this.store.seal();
     return this.store;
   }
 

@@ -60,21 +60,27 @@ const FLAG_GRACE = 4;
 
 /** Strings held once, addressed by index; `limit` bounds the index to its column's width. */
 class StringTable {
-  private readonly index = new Map<string, number>();
+  /** From string to index, for adding; dropped by seal() and rebuilt if adding resumes. */
+  private index: Map<string, number> | null = new Map();
   private readonly values: string[] = [];
 
   constructor(private readonly limit: number) {}
 
   /** The string's index, or -1 when the table is full (the caller keeps it aside). */
   idOf(s: string): number {
-    let id = this.index.get(s);
+    const index = (this.index ??= new Map(this.values.map((v, i) => [v, i])));
+    let id = index.get(s);
     if (id === undefined) {
       if (this.values.length >= this.limit) return -1;
       id = this.values.length;
       this.values.push(s);
-      this.index.set(s, id);
+      index.set(s, id);
     }
     return id;
+  }
+
+  seal(): void {
+    this.index = null;
   }
 
   at(id: number): string {
@@ -157,6 +163,15 @@ export class FactStore {
 
   get size(): number {
     return this.n;
+  }
+
+  /**
+   * Done adding (for now): drops the lookups that only adding needs. Pod names and uids
+   * are two entries per incarnation, ~70 bytes each in a Map; adding again rebuilds them.
+   */
+  seal(): void {
+    this.names.seal();
+    this.sources.seal();
   }
 
   add(fact: Fact): void {

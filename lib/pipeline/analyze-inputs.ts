@@ -54,6 +54,7 @@ export async function collectFacts(
     const fact = projectRecord(rec);
     if (fact) facts.add(fact);
   }
+  facts.seal();
   onRecords?.(records);
   return facts;
 }

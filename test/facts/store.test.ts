@@ -63,6 +63,23 @@ describe('FactStore', () => {
     expect(store.verbOf(299)).toBe('verb-299');
   });
 
+  it('keeps adding after seal(), the dropped lookups rebuilt', () => {
+    const store = FactStore.of([
+      pod({ name: 'orders-kafka-1-aaaaa' }),
+      pod({ name: 'orders-kafka-1-bbbbb' }),
+    ]);
+    store.seal();
+    store.add(pod({ name: 'orders-kafka-1-aaaaa', verb: 'delete' }));
+    store.add(pod({ name: 'orders-kafka-1-ccccc' }));
+    expect([0, 1, 2, 3].map((i) => store.nameOf(i))).toEqual([
+      'orders-kafka-1-aaaaa',
+      'orders-kafka-1-bbbbb',
+      'orders-kafka-1-aaaaa',
+      'orders-kafka-1-ccccc',
+    ]);
+    expect(store.verbOf(2)).toBe('delete');
+  });
+
   it('builds bodies’ outer levels afresh but hands back the shared parts below them', () => {
     const containers = [{ name: 'kafka', image: 'kafka:3' }];
     const body = {
