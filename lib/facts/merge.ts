@@ -9,6 +9,7 @@
 // Facts go straight into a FactStore as each object is read: a window of a looping fleet
 // is millions of facts, and holding every object's facts as objects first was the
 // deployed analysis's largest cost in memory.
+import { createHash } from 'crypto';
 import type { Fact, OperatorFact } from '../model/facts';
 import { StageIndex } from '../ingest/stage-index';
 import { FactStore } from './store';
@@ -67,9 +68,11 @@ export class FactsMerger {
   }
 
   private firstLine(f: OperatorFact): boolean {
-    // Operator lines carry no id; the same line shipped by two log pipelines differs only in `src`.
+    // Operator lines carry no id; the same line shipped by two log pipelines differs only in
+    // `src`. Remembered by a digest of the rest: a debug "resource diffs" line carries whole
+    // pods (tens of KB), and a window of a loop holds thousands of them.
     const { src: _src, ...rest } = f;
-    const id = JSON.stringify(rest);
+    const id = createHash('sha256').update(JSON.stringify(rest)).digest('base64');
     if (this.lines.has(id)) return false;
     this.lines.add(id);
     return true;
