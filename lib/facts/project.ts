@@ -82,7 +82,14 @@ function projectPod(
     fact.response = slimPod(response);
     fact.uid = fact.uid ?? stringAt(response, 'metadata', 'uid');
   }
-  const webhooks = webhookMutations(e.annotations);
+  // Only a broker pod's admission is ever attributed; another team's pod (a body that
+  // shows none of koperator's marks) would only cost parsing its webhooks' patches.
+  // Without bodies (Metadata level) nothing tells, so every admission is kept.
+  const foreign =
+    (fact.request !== undefined || fact.response !== undefined) &&
+    !mayBeKoperatorPod(request) &&
+    !mayBeKoperatorPod(response);
+  const webhooks = foreign ? [] : webhookMutations(e.annotations);
   if (webhooks.length) fact.webhooks = webhooks;
   if (e.annotations?.['audit.k8s.io/truncated'] === 'true') fact.truncated = true;
   return fact;

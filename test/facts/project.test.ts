@@ -77,6 +77,42 @@ describe('projectRecord', () => {
     ]);
   });
 
+  it.each([
+    {
+      what: 'another team’s pod (bodies with none of koperator’s marks)',
+      bodies: {
+        requestObject: { kind: 'Pod', metadata: { generateName: 'web-7d9f8c6b5-', labels: { app: 'web' } } },
+        responseObject: { kind: 'Pod', metadata: { name: 'web-7d9f8c6b5-x2x4z', labels: { app: 'web' } } },
+      },
+      kept: false,
+    },
+    {
+      what: 'a broker pod',
+      bodies: {
+        requestObject: { kind: 'Pod', metadata: { generateName: 'orders-1-', labels: { app: 'kafka' } } },
+      },
+      kept: true,
+    },
+    {
+      what: 'a create logged at Metadata level (no body to tell by)',
+      bodies: { level: 'Metadata' },
+      kept: true,
+    },
+  ])('keeps the webhooks of $what: $kept', ({ bodies, kept }) => {
+    const fact = projectRecord(
+      audit({
+        objectRef: { resource: 'pods', namespace: 'shop' },
+        annotations: {
+          'mutation.webhook.admission.k8s.io/round_0_index_0':
+            '{"configuration":"a","webhook":"w.a","mutated":true}',
+        },
+        ...bodies,
+      }),
+    );
+    if (fact?.type !== 'pod') throw new Error('not a pod fact');
+    expect(fact.webhooks?.map((w) => w.webhook)).toEqual(kept ? ['w.a'] : undefined);
+  });
+
   it('reads the uid of a kubelet final delete from its preconditions', () => {
     const fact = projectRecord(
       audit({
