@@ -178,15 +178,34 @@ function sharePod(pod: Record<string, unknown>): Record<string, unknown> {
 }
 
 function slimPod(pod: Record<string, unknown>): Record<string, unknown> {
-  // Only broker pods repeat in loops and reach the analysis's caches; interning another
-  // team's pod (serialising every member to look it up) would only cost time.
-  const share = mayBeKoperatorPod(pod) ? internMembers : (o: Record<string, unknown>) => o;
-  const meta = isObject(pod.metadata) ? share({ ...pod.metadata }) : undefined;
+  if (!mayBeKoperatorPod(pod)) return podIdentity(pod);
+  // Only broker pods repeat in loops and reach the analysis's caches: their parts are
+  // interned so that a loop's pods hold one copy.
+  const meta = isObject(pod.metadata) ? internMembers({ ...pod.metadata }) : undefined;
   if (meta) delete meta.managedFields;
   const out: Record<string, unknown> = { ...pod };
   if (meta) out.metadata = meta;
-  if (isObject(pod.spec)) out.spec = share({ ...pod.spec });
+  if (isObject(pod.spec)) out.spec = internMembers({ ...pod.spec });
   if (isObject(pod.status)) out.status = slimStatus(pod.status);
+  return out;
+}
+
+const IDENTITY_KEYS = ['name', 'generateName', 'namespace', 'uid', 'labels', 'ownerReferences'] as const;
+
+/**
+ * Another team's pod (none of koperator's marks) is never a broker: the analysis reads its
+ * name, uid and the labels and owners that say so, never its spec or status. Kept whole,
+ * other teams' pod creates were most of the memory of a long input's facts.
+ */
+function podIdentity(pod: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (pod.kind !== undefined) out.kind = pod.kind;
+  if (pod.apiVersion !== undefined) out.apiVersion = pod.apiVersion;
+  if (isObject(pod.metadata)) {
+    const meta: Record<string, unknown> = {};
+    for (const k of IDENTITY_KEYS) if (pod.metadata[k] !== undefined) meta[k] = pod.metadata[k];
+    out.metadata = meta;
+  }
   return out;
 }
 
