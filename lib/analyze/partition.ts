@@ -193,7 +193,8 @@ function timelineOrder(store: FactStore): number[] {
       continue;
     }
     const prev = best[g];
-    if (prev < 0 || (STAGE_RANK[store.stageOf(i)!] ?? 0) > (STAGE_RANK[store.stageOf(prev)!] ?? 0)) best[g] = i;
+    if (prev < 0 || (STAGE_RANK[store.stageOf(i)!] ?? 0) > (STAGE_RANK[store.stageOf(prev)!] ?? 0))
+      best[g] = i;
   }
   for (let i = 0; i < store.size; i++) if (first[i] === i) out.push(best[i]);
   const times = new Float64Array(out.length);
