@@ -2,11 +2,13 @@
 // KafkaCluster and broker ID read off the pod name), so the analysis builds the objects of
 // one broker's pods at a time instead of a whole fleet's day at once.
 //
-// Everything buildTimeline decides across pods is decided here first, on the store's
-// columns, exactly as it would decide it: which stage of a request is kept, the order of
-// the facts, the end of the data, the operator's users learned from owner references, and
-// which binding names which unnamed create. A part then holds exactly the facts its pods'
-// incarnations would have received, in the same order.
+// Everything that relates facts across pods is decided here first, on the store's columns,
+// exactly as a build of the whole timeline from every fact would decide it (that build is
+// the tests' oracle, test/support/whole-timeline.ts): which stage of a request is kept, the
+// order of the facts, the end of the data, the operator's users learned from owner
+// references, and which binding names which unnamed create. A part then holds exactly the
+// facts its pods' incarnations would receive there, in the same order, for
+// assembleIncarnations.
 import type { ConfigMapWriteFact, KafkaClusterWriteFact, OperatorFact } from '../model/facts';
 import type { FactStore } from '../facts/store';
 import { brokerOfPodName, kafkaClusterOwner } from '../koperator/naming';
@@ -61,7 +63,7 @@ export function partitionFacts(store: FactStore): Partitioned {
   const lines: number[] = [];
   const learned = new Set<string>();
 
-  // The incarnations buildTimeline's pod loop opens, found by uid, else by name; each is
+  // The incarnations assembleIncarnations' pod loop opens, found by uid, else by name; each is
   // reduced to its part (from its namespace and name) and whether it has a uid yet.
   interface Seen {
     key: string;
@@ -178,9 +180,9 @@ function metadataOf(v: unknown): Record<string, unknown> | null {
 }
 
 /**
- * The facts buildTimeline keeps, in its order: one stage per request (the most complete,
+ * The facts the timeline keeps, in its order: one stage per request (the most complete,
  * the first seen of equals), operator lines first, then requests by first appearance, all
- * sorted by when they took effect with the same sort and keys.
+ * stably sorted by when they took effect (factTime), so equal times keep that order.
  */
 function timelineOrder(store: FactStore): number[] {
   const first = store.firstOfRequest();
@@ -203,7 +205,7 @@ function timelineOrder(store: FactStore): number[] {
   return out;
 }
 
-/** The newest time any fact carries, as buildTimeline finds it (the first of equals). */
+/** The newest time any fact carries (the first of equals): the end of the data. */
 function newestOf(store: FactStore, order: number[]): string {
   let newestIdx = -1;
   let newest = NaN;

@@ -1,7 +1,8 @@
 // Rebuilds every koperator broker pod's life from the facts: its create (with the
 // webhooks that admitted it), every later write, and its end. Facts arrive out of
 // order across files; everything here is ordered by when the API server finished the
-// request (stageTimestamp), operator lines by their own `ts`.
+// request (stageTimestamp), operator lines by their own `ts` (factTime; the ordering and
+// the split into brokers are lib/analyze/partition.ts's).
 import type {
   ConfigMapWriteFact,
   Fact,
@@ -9,10 +10,9 @@ import type {
   OperatorFact,
   PodWriteFact,
 } from '../model/facts';
-import { brokerOfPod, brokerOfPodName, kafkaClusterOwner, type BrokerIdentity } from '../koperator/naming';
+import { brokerOfPod, brokerOfPodName, type BrokerIdentity } from '../koperator/naming';
 import { MSG } from '../koperator/log-messages';
-import { sortWithKeys } from './sort-by-key';
-import { epochMicros, secondsBetween } from './time';
+import { secondsBetween } from './time';
 
 export interface Deletion {
   at: string;
@@ -60,82 +60,15 @@ export function factTime(f: Fact): string {
   return f.type === 'operator' ? f.at : f.doneAt || f.at;
 }
 
-const STAGE_RANK: Record<string, number> = {
-  ResponseComplete: 3,
-  Panic: 2,
-  ResponseStarted: 1,
-  RequestReceived: 0,
-};
-
-/**
- * One fact per request: facts written per object (the Lambda path) may hold both the
- * RequestReceived and the ResponseComplete stage of a request, or the same stage twice.
- */
-export function onePerRequest(facts: Fact[]): Fact[] {
-  const best = new Map<string, Fact>();
-  const out: Fact[] = [];
-  for (const f of facts) {
-    if (f.type === 'operator') {
-      out.push(f);
-      continue;
-    }
-    const prev = best.get(f.auditID);
-    if (!prev || (STAGE_RANK[f.stage] ?? 0) > (STAGE_RANK[(prev as typeof f).stage] ?? 0))
-      best.set(f.auditID, f);
-  }
-  return out.concat([...best.values()]);
-}
-
-export function buildTimeline(facts: Fact[], configuredOperators: string[] = []): Timeline {
-  // Each time is parsed once, not once per comparison (a day of a fleet is millions of facts).
-  const sorted = onePerRequest(facts);
-  const times = new Float64Array(sorted.length);
-  for (let i = 0; i < sorted.length; i++) times[i] = epochMicros(factTime(sorted[i]));
-  sortWithKeys(sorted, times);
-  const pods: PodWriteFact[] = [];
-  const kafkaClusterWrites: KafkaClusterWriteFact[] = [];
-  const configMapWrites: ConfigMapWriteFact[] = [];
-  const operatorLines: OperatorFact[] = [];
-  let newestAt = '';
-  let newest = NaN;
-  for (let i = 0; i < sorted.length; i++) {
-    const f = sorted[i];
-    if (!newestAt || times[i] - newest > 0) {
-      newestAt = factTime(f);
-      newest = times[i];
-    }
-    if (f.type === 'pod') pods.push(f);
-    else if (f.type === 'kafkacluster') kafkaClusterWrites.push(f);
-    else if (f.type === 'configmap') configMapWrites.push(f);
-    else operatorLines.push(f);
-  }
-
-  const operatorUsers = new Set(configuredOperators);
-  if (operatorUsers.size === 0) for (const u of learnOperatorUsers(pods)) operatorUsers.add(u);
-  const incarnations = assembleIncarnations(
-    pods,
-    operatorLines,
-    operatorUsers,
-    configuredOperators.length === 0,
-  );
-  return {
-    incarnations,
-    kafkaClusterWrites,
-    configMapWrites,
-    operatorLines,
-    operatorUsers,
-    newestAt,
-  };
-}
-
 /**
  * Pod writes and operator lines (each in the timeline's order) into broker pods. When
  * `confirmUsers`, users the operator's own lines confirm as its identity are added to
  * `operatorUsers` before deciding which pods are the operator's.
  *
- * Nothing here relates pods of different names except an unnamed create and the binding
- * that names it, so the facts of one broker (by pod name) can be assembled apart from the
- * rest (lib/analyze/partition.ts).
+ * `pods` must hold one stage per request, ordered by factTime (lib/analyze/partition.ts
+ * decides both on the fact store). Nothing here relates pods of different names except an
+ * unnamed create and the binding that names it, so the facts of one broker (by pod name)
+ * can be assembled apart from the rest.
  */
 export function assembleIncarnations(
   pods: PodWriteFact[],
@@ -265,16 +198,6 @@ export function assembleIncarnations(
     }
   }
   return brokers;
-}
-
-/** The operator is whoever creates pods owned by a KafkaCluster (a name pattern is not enough). */
-function learnOperatorUsers(pods: PodWriteFact[]): Set<string> {
-  const users = new Set<string>();
-  for (const f of pods) {
-    if (f.verb !== 'create' || f.subresource !== null || !ok(f)) continue;
-    if (kafkaClusterOwner(f.response) || kafkaClusterOwner(f.request)) users.add(f.user);
-  }
-  return users;
 }
 
 /**

@@ -424,11 +424,6 @@ export class FactStore {
     return this.bodies.decode(this.chunks[i >>> CHUNK_BITS].response[i & MASK]);
   }
 
-  /** The fact's auditID (audit facts only). */
-  auditIdOf(i: number): string {
-    return this.sideOf(i)?.auditID ?? formatUuid(this.chunks[i >>> CHUNK_BITS].ids, (i & MASK) * 4);
-  }
-
   /**
    * For every audit fact, the index of the first fact with the same auditID (the stages of
    * one request share it); -1 for operator lines. An open-addressing table over the UUID

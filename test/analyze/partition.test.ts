@@ -4,11 +4,12 @@
 import { analyzeFacts } from '../../lib/analyze';
 import { defaultAnalysisOptions } from '../../lib/analyze/options';
 import { partitionFacts } from '../../lib/analyze/partition';
-import { assembleIncarnations, buildTimeline, type Incarnation } from '../../lib/analyze/timeline';
+import { assembleIncarnations, type Incarnation } from '../../lib/analyze/timeline';
 import { FactStore } from '../../lib/facts/store';
 import type { Fact, OperatorFact, PodWriteFact } from '../../lib/model/facts';
 import { simulateCluster } from '../../lib/sim';
 import { simulatedFacts } from '../support/sim-facts';
+import { buildTimeline } from '../support/whole-timeline';
 
 const factsOf = simulatedFacts;
 
@@ -111,7 +112,7 @@ it('keeps an unnamed create (Metadata level, generateName) with the binding that
   ];
   const store = FactStore.of(facts);
   const split = partitionFacts(store);
-  const auditIDs = split.parts.map((p) => p.pods.map((i) => store.auditIdOf(i)));
+  const auditIDs = split.parts.map((p) => p.pods.map((i) => (store.fact(i) as PodWriteFact).auditID));
   // The first binding takes the first create, as buildTimeline pairs them.
   expect(auditIDs).toEqual([
     ['c1', 'b1'],
