@@ -13,7 +13,7 @@ import { DEFAULT_ENV_ALLOWLIST, redactField } from './redact';
 import { sharedFields, sharedText, sharedVerdict } from './shared-parts';
 import { reconstructStates, isObject, type PodStates } from './states';
 import { compareTimes, secondsBetween } from './time';
-import type { Incarnation, Timeline } from './timeline';
+import type { ClusterFacts, Incarnation } from './timeline';
 
 /** How far before a deletion an operator line or a cause may lie and still explain it. */
 const CAUSE_WINDOW_SECONDS = 120;
@@ -21,7 +21,7 @@ const CAUSE_WINDOW_SECONDS = 120;
 export function classifyDeletion(
   inc: Incarnation,
   successor: Incarnation | null,
-  tl: Timeline,
+  tl: ClusterFacts,
   opts: AnalysisOptions,
 ): Recreation {
   const deletion = inc.deletion!;
@@ -164,7 +164,7 @@ function terminationEvidence(inc: Incarnation): string | null {
   return null;
 }
 
-function configChangeEvidence(inc: Incarnation, tl: Timeline): string | null {
+function configChangeEvidence(inc: Incarnation, tl: ClusterFacts): string | null {
   const broker = inc.broker!;
   const cmName = brokerConfigMapName(broker.kafkaCluster, broker.brokerId);
   const from = inc.createdAt;
@@ -182,7 +182,7 @@ function configChangeEvidence(inc: Incarnation, tl: Timeline): string | null {
     : null;
 }
 
-function isDownscale(inc: Incarnation, tl: Timeline): boolean {
+function isDownscale(inc: Incarnation, tl: ClusterFacts): boolean {
   const deleted = linesBefore(inc).find((l) => l.msg === MSG.brokerPodDeleted);
   if (deleted?.fields.brokerIdFirst === true) return true;
   const broker = inc.broker!;
@@ -196,9 +196,9 @@ function isDownscale(inc: Incarnation, tl: Timeline): boolean {
   );
 }
 
-function lastKafkaClusterAuthor(inc: Incarnation, tl: Timeline) {
+function lastKafkaClusterAuthor(inc: Incarnation, tl: ClusterFacts) {
   const until = inc.deletion!.at;
-  let found: Timeline['kafkaClusterWrites'][number] | null = null;
+  let found: ClusterFacts['kafkaClusterWrites'][number] | null = null;
   for (const w of tl.kafkaClusterWrites) {
     if (compareTimes(w.at, until) > 0) break;
     if (w.namespace !== inc.namespace || w.name !== inc.broker!.kafkaCluster) continue;

@@ -9,7 +9,7 @@ import type { AnalysisOptions } from './options';
 import { sortByKey } from './sort-by-key';
 import { compareTimes, epochMicros } from './time';
 import { partitionFacts } from './partition';
-import { assembleIncarnations, type Incarnation, type Timeline } from './timeline';
+import { assembleIncarnations, type ClusterFacts, type Incarnation } from './timeline';
 
 export interface AnalysisResult {
   recreations: Recreation[];
@@ -21,14 +21,10 @@ export function analyzeFacts(facts: Fact[] | FactStore, opts: AnalysisOptions): 
   const split = partitionFacts(store);
   const configured = opts.operatorUsers ?? [];
   const operatorUsers = new Set(configured.length > 0 ? configured : split.learnedUsers);
-  // Classification reads the timeline's writes and users, never its pod list.
-  const tl: Timeline = {
-    incarnations: [],
+  const cluster: ClusterFacts = {
     kafkaClusterWrites: split.kafkaClusterWrites,
     configMapWrites: split.configMapWrites,
-    operatorLines: [],
     operatorUsers,
-    newestAt: split.newestAt,
   };
   let recreations: Recreation[] = [];
   // One broker's objects at a time: the facts of a fleet's day are built as objects only
@@ -49,12 +45,12 @@ export function analyzeFacts(facts: Fact[] | FactStore, opts: AnalysisOptions): 
       done = -1;
       continue;
     }
-    classifyBrokers(incarnations, tl, opts, recreations);
+    classifyBrokers(incarnations, cluster, opts, recreations);
   }
   sortByKey(recreations, (r) => epochMicros(r.deletedPod.deletedAt));
   const kept = recreations.filter((r) => inScope(r, opts));
   // Loops are found on every recreation, then scoped, so a window edge does not split a loop's count.
-  const loops = findLoops(recreations, tl.operatorUsers, tl.newestAt, opts).filter((l) =>
+  const loops = findLoops(recreations, operatorUsers, split.newestAt, opts).filter((l) =>
     inScope({ ...l, deletedPod: { deletedAt: l.lastAt } }, opts),
   );
   return { recreations: kept, loops };
@@ -63,7 +59,7 @@ export function analyzeFacts(facts: Fact[] | FactStore, opts: AnalysisOptions): 
 /** Classifies every deletion of the given broker pods, each against its broker's next pod. */
 function classifyBrokers(
   incarnations: Incarnation[],
-  tl: Timeline,
+  cluster: ClusterFacts,
   opts: AnalysisOptions,
   out: Recreation[],
 ): void {
@@ -82,7 +78,7 @@ function classifyBrokers(
     for (const inc of ordered) {
       if (!inc.deletion) continue;
       const successor = successorOf(inc, created, createdAt);
-      out.push(classifyDeletion(inc, successor, tl, opts));
+      out.push(classifyDeletion(inc, successor, cluster, opts));
     }
   }
 }

@@ -39,15 +39,11 @@ export interface Incarnation {
   operatorLines: OperatorFact[];
 }
 
-export interface Timeline {
-  /** Broker pods only, in creation (or first-seen) order. */
-  incarnations: Incarnation[];
+/** What classifying a broker's deletion reads beyond its own pods. */
+export interface ClusterFacts {
   kafkaClusterWrites: KafkaClusterWriteFact[];
   configMapWrites: ConfigMapWriteFact[];
-  operatorLines: OperatorFact[];
   operatorUsers: Set<string>;
-  /** The newest time any fact carries: "the end of the data". */
-  newestAt: string;
 }
 
 const ok = (f: PodWriteFact) => f.code === null || (f.code >= 200 && f.code < 300);

@@ -52,6 +52,13 @@ describe.each(['RequestResponse', 'Metadata'] as const)('parts at audit level %s
     const parts = byParts(facts);
     expect(parts.incarnations).toEqual(whole.incarnations.map(summary).sort());
     expect(parts.users).toEqual([...whole.operatorUsers].sort());
+    // What every part shares: the end of the data and the CR and ConfigMap writes, in order.
+    const split = partitionFacts(FactStore.of(facts));
+    expect(split.newestAt).toBe(whole.newestAt);
+    expect(split.kafkaClusterWrites.map((f) => f.auditID)).toEqual(
+      whole.kafkaClusterWrites.map((f) => f.auditID),
+    );
+    expect(split.configMapWrites.map((f) => f.auditID)).toEqual(whole.configMapWrites.map((f) => f.auditID));
     expect(parts.incarnations.length).toBeGreaterThan(20);
   });
 });

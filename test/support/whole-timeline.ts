@@ -11,7 +11,18 @@ import type {
 import { kafkaClusterOwner } from '../../lib/koperator/naming';
 import { sortWithKeys } from '../../lib/analyze/sort-by-key';
 import { epochMicros } from '../../lib/analyze/time';
-import { assembleIncarnations, factTime, type Timeline } from '../../lib/analyze/timeline';
+import {
+  assembleIncarnations,
+  factTime,
+  type ClusterFacts,
+  type Incarnation,
+} from '../../lib/analyze/timeline';
+
+export interface WholeTimeline extends ClusterFacts {
+  incarnations: Incarnation[];
+  /** The newest time any fact carries: the end of the data. */
+  newestAt: string;
+}
 
 const STAGE_RANK: Record<string, number> = {
   ResponseComplete: 3,
@@ -38,7 +49,7 @@ function onePerRequest(facts: Fact[]): Fact[] {
 
 const ok = (f: PodWriteFact) => f.code === null || (f.code >= 200 && f.code < 300);
 
-export function buildTimeline(facts: Fact[]): Timeline {
+export function buildTimeline(facts: Fact[]): WholeTimeline {
   const sorted = onePerRequest(facts);
   const times = new Float64Array(sorted.length);
   for (let i = 0; i < sorted.length; i++) times[i] = epochMicros(factTime(sorted[i]));
@@ -67,5 +78,5 @@ export function buildTimeline(facts: Fact[]): Timeline {
     if (kafkaClusterOwner(f.response) || kafkaClusterOwner(f.request)) operatorUsers.add(f.user);
   }
   const incarnations = assembleIncarnations(pods, operatorLines, operatorUsers, true);
-  return { incarnations, kafkaClusterWrites, configMapWrites, operatorLines, operatorUsers, newestAt };
+  return { incarnations, kafkaClusterWrites, configMapWrites, operatorUsers, newestAt };
 }
