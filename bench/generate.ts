@@ -9,9 +9,9 @@ import { createWriteStream, existsSync, mkdirSync, promises as fsp, type WriteSt
 import * as path from 'path';
 import { gzipSync, createGzip, type Gzip } from 'zlib';
 import type { AuditEvent } from '../lib/model/audit';
-import { noiseEvents } from '../lib/sim';
-import { cloudWatchPayloads } from '../lib/sim/encode';
-import { fmtMicros, parseTime, SEC, type Micros } from '../lib/sim/time';
+import { noiseEvents } from '../sim';
+import { cloudWatchPayloads } from '../sim/encode';
+import { fmtMicros, parseTime, SEC, type Micros } from '../sim/time';
 import { koperatorStretch, stretchSeed } from './gen/koperator';
 
 export type BenchFormat = 'jsonl' | 'firehose';

@@ -10,8 +10,8 @@ import { mkdirSync, rmSync, writeFileSync } from 'fs';
 import { dirname, join } from 'path';
 import type { AuditEvent } from '../lib/model/audit';
 import type { FindingsDocument } from '../lib/model/findings';
-import { simulateCluster } from '../lib/sim';
-import { encodeAudit, encodeOperator } from '../lib/sim/encode';
+import { simulateCluster } from '../sim';
+import { encodeAudit, encodeOperator } from '../sim/encode';
 
 const ROOT = join(__dirname, '..', 'examples');
 const SEED = 20260504;

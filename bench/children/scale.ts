@@ -17,7 +17,7 @@ import { FactStore } from '../../lib/facts/store';
 import { createIngestStats, ingest } from '../../lib/ingest';
 import { decodeLastApplied, encodeLastApplied, LAST_APPLIED_ANNOTATION } from '../../lib/k8s/last-applied';
 import type { Fact, PodWriteFact } from '../../lib/model/facts';
-import { parseTime } from '../../lib/sim/time';
+import { parseTime } from '../../sim/time';
 import { koperatorStretch } from '../gen/koperator';
 
 const BROKERS = 100;

@@ -1,17 +1,17 @@
-// koperator's own traffic for one stretch of time, from the project's simulator (lib/sim):
+// koperator's own traffic for one stretch of time, from the project's simulator (sim/):
 // a broker added to a cluster whose pods a rightsizing webhook mutates, so koperator
 // deletes and re-creates it every ~8-10 s (the revert loop), and now and then a rolling
 // upgrade after a KafkaCluster edit (intent change). Each stretch is its own simulated
 // World, so memory stays bounded by one stretch whatever the file size.
 import type { AuditEvent } from '../../lib/model/audit';
-import { humanActor } from '../../lib/sim/audit-event';
-import { CLUSTERS, seedWorld } from '../../lib/sim/fixtures';
-import { operatorRestart } from '../../lib/sim/operator';
-import { Rng } from '../../lib/sim/rng';
-import { patchKafkaCluster, revertLoop, upscale } from '../../lib/sim/scenarios/common';
-import { MIN, SEC, type Micros } from '../../lib/sim/time';
-import { rightsizer } from '../../lib/sim/webhooks';
-import { World } from '../../lib/sim/world';
+import { humanActor } from '../../sim/audit-event';
+import { CLUSTERS, seedWorld } from '../../sim/fixtures';
+import { operatorRestart } from '../../sim/operator';
+import { Rng } from '../../sim/rng';
+import { patchKafkaCluster, revertLoop, upscale } from '../../sim/scenarios/common';
+import { MIN, SEC, type Micros } from '../../sim/time';
+import { rightsizer } from '../../sim/webhooks';
+import { World } from '../../sim/world';
 
 export interface Stretch {
   events: AuditEvent[];

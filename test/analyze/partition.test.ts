@@ -7,7 +7,7 @@ import { partitionFacts } from '../../lib/analyze/partition';
 import { assembleIncarnations, type Incarnation } from '../../lib/analyze/timeline';
 import { FactStore } from '../../lib/facts/store';
 import type { Fact, OperatorFact, PodWriteFact } from '../../lib/model/facts';
-import { simulateCluster } from '../../lib/sim';
+import { simulateCluster } from '../../sim';
 import { simulatedFacts } from '../support/sim-facts';
 import { buildTimeline } from '../support/whole-timeline';
 

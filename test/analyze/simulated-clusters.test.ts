@@ -4,7 +4,7 @@
 import { analyzeFacts } from '../../lib/analyze';
 import { defaultAnalysisOptions } from '../../lib/analyze/options';
 import { CLASSIFICATIONS } from '../../lib/model/findings';
-import { simulateCluster } from '../../lib/sim';
+import { simulateCluster } from '../../sim';
 import { simulatedFacts } from '../support/sim-facts';
 import { contractMistakes, type ExpectedDocument } from '../support/contract-match';
 

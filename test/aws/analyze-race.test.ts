@@ -16,7 +16,7 @@ import { encodeAlertState } from '../../lib/alerts/state';
 import { defaultLayout } from '../../lib/facts/partition';
 import { projectRecord } from '../../lib/facts/project';
 import type { Fact } from '../../lib/model/facts';
-import { simulateCluster } from '../../lib/sim';
+import { simulateCluster } from '../../sim';
 import { loopEvent } from '../notify/fixtures';
 
 describe('alert state claims under S3 conditional writes', () => {

@@ -6,7 +6,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { listS3, parseS3Uri } from '../../lib/aws/s3-source';
 import type { LogRecord } from '../../lib/model/record';
-import { encodeAudit, encodeOperator } from '../../lib/sim/encode';
+import { encodeAudit, encodeOperator } from '../../sim/encode';
 import type { SourceObject } from '../../lib/sources/types';
 import { listLocal } from '../../lib/sources/local';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';

@@ -5,8 +5,8 @@ import { tmpdir } from 'os';
 import * as path from 'path';
 import { defaultAnalysisOptions } from '../../lib/analyze/options';
 import { analyzeInputs } from '../../lib/pipeline/analyze-inputs';
-import { simulateCluster, type SimOptions } from '../../lib/sim';
-import { AUDIT_CONTAINERS, encodeAudit, encodeOperator, type OperatorContainer } from '../../lib/sim/encode';
+import { simulateCluster, type SimOptions } from '../../sim';
+import { AUDIT_CONTAINERS, encodeAudit, encodeOperator, type OperatorContainer } from '../../sim/encode';
 import { contractMistakes, type ExpectedDocument } from '../support/contract-match';
 
 async function mistakesFor(

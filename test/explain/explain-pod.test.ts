@@ -4,7 +4,7 @@ import { PassThrough, Readable } from 'stream';
 import { explainPod } from '../../lib/explain/explain-pod';
 import { detectWebhookMarkers } from '../../lib/explain/webhook-markers';
 import { main } from '../../lib/cli/main';
-import { livePodYaml } from '../../lib/sim';
+import { livePodYaml } from '../../sim';
 
 const podOf = (kind: 'scaleops' | 'clean' | 'istio') =>
   yaml.load(livePodYaml(kind, 11)) as Record<string, unknown>;

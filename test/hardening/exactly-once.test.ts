@@ -29,8 +29,8 @@ import { drainQueue, driveSqsHandler, uploadObject } from '../../lib/aws/local-s
 import { lambdaContext, scheduledEvent } from '../../lib/aws/local-lambda';
 import { decodeFacts } from '../../lib/facts/codec';
 import { decodeAlertState } from '../../lib/alerts/state';
-import { simulateCluster, DEFAULT_SCENARIO_ORDER } from '../../lib/sim';
-import { encodeAudit, encodeOperator } from '../../lib/sim/encode';
+import { simulateCluster, DEFAULT_SCENARIO_ORDER } from '../../sim';
+import { encodeAudit, encodeOperator } from '../../sim/encode';
 import type { AnalyzeResponse } from '../../functions/analyze';
 import { startFaultProxy, s3Error, snsError, type FaultProxy, type ProxiedRequest } from './fault-proxy';
 import { driveConcurrently, notificationsFor, seededRandom, sendAll, shuffle } from './deliveries';

@@ -7,7 +7,7 @@
 //
 // The base corpus is the shared scenario corpus (real formats, a webhook revert loop on
 // events-kafka broker 5); the secrets are planted into its records and the result is
-// re-encoded with lib/sim/encode.ts into a temporary folder.
+// re-encoded with sim/encode.ts into a temporary folder.
 import { promises as fs } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -26,7 +26,7 @@ import { buildSnsMessage, toAlertMessage } from '../../lib/notify/message';
 import { buildSlackPayload } from '../../lib/notify/slack';
 import { analyzeInputs, collectFacts } from '../../lib/pipeline/analyze-inputs';
 import { REPORT_FORMATS, renderReport } from '../../lib/report';
-import { encodeAudit, encodeOperator, type AuditContainer } from '../../lib/sim/encode';
+import { encodeAudit, encodeOperator, type AuditContainer } from '../../sim/encode';
 import { listLocal } from '../../lib/sources/local';
 import { describeWithCorpus, SCENARIOS } from '../support/shared-corpus';
 

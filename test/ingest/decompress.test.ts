@@ -2,7 +2,7 @@
 // archives we do not open. Damaged gzip yields everything before the damage and one error.
 import * as zlib from 'zlib';
 import { gzipSync } from 'zlib';
-import { encodeAudit, gzipMembers } from '../../lib/sim/encode';
+import { encodeAudit, gzipMembers } from '../../sim/encode';
 import { auditOf, memoryObject, mixedEvents, readOne } from './fixtures';
 
 const events = [...mixedEvents(), ...mixedEvents(), ...mixedEvents()].map((f) => f.event);

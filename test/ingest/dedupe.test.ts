@@ -4,7 +4,7 @@ import { AuditDeduper } from '../../lib/ingest';
 import { createIngestStats } from '../../lib/ingest/stats';
 import type { AuditEvent } from '../../lib/model/audit';
 import type { LogRecord } from '../../lib/model/record';
-import { encodeAudit, encodeOperator } from '../../lib/sim/encode';
+import { encodeAudit, encodeOperator } from '../../sim/encode';
 import { auditEvent, auditOf, memoryObject, mixedEvents, operatorLines, readAll } from './fixtures';
 
 function stagesOf(events: AuditEvent[]): string[] {

@@ -1,7 +1,7 @@
 // The CloudWatch payload scan finds message literals in the bytes; whenever the layout is
 // not exactly CloudWatch's it declines, and the payload is parsed whole with the same result.
 import { scanCwlPayload } from '../../lib/ingest/formats/firehose-cwl';
-import { cloudWatchPayloads } from '../../lib/sim/encode';
+import { cloudWatchPayloads } from '../../sim/encode';
 import { gzipSync } from 'zlib';
 import { auditEvent, auditOf, memoryObject, mixedEvents, readOne } from './fixtures';
 

@@ -1,5 +1,5 @@
 // Events, operator lines and in-memory sources for the ingestion tests. Fixture files are
-// made from these at test time by lib/sim/encode.ts; nothing is checked in.
+// made from these at test time by sim/encode.ts; nothing is checked in.
 import { Readable } from 'stream';
 import { ingest, readObject, type IngestOptions } from '../../lib/ingest';
 import { createIngestStats, type IngestStats } from '../../lib/ingest/stats';

@@ -1,4 +1,4 @@
-// Every container format, written by lib/sim/encode.ts at test time and read back through
+// Every container format, written by sim/encode.ts at test time and read back through
 // the same path as real files: plain and gzip, in one big chunk and in small chunks that
 // cut records, gzip members and UTF-8 characters anywhere.
 import {
@@ -8,7 +8,7 @@ import {
   OPERATOR_CONTAINERS,
   type AuditContainer,
   type OperatorContainer,
-} from '../../lib/sim/encode';
+} from '../../sim/encode';
 import type { AuditEvent } from '../../lib/model/audit';
 import type { FormatName } from '../../lib/model/record';
 import { auditOf, memoryObject, mixedEvents, operatorLines, operatorOf, readOne } from './fixtures';

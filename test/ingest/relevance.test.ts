@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { irrelevantEvents, isRelevantAuditEvent, ONE_GKE_ENTRY, topLevelVerb } from '../../lib/ingest/filter';
 import { brokerOfPodName } from '../../lib/koperator/naming';
-import { AUDIT_CONTAINERS, encodeAudit } from '../../lib/sim/encode';
+import { AUDIT_CONTAINERS, encodeAudit } from '../../sim/encode';
 import { auditEvent, mixedEvents } from './fixtures';
 
 describe('isRelevantAuditEvent', () => {

@@ -2,7 +2,7 @@
 // line is counted by reason and located by {source, line}.
 import { Readable } from 'stream';
 import { createIngestStats, readObject } from '../../lib/ingest';
-import { encodeAudit, gzipMembers } from '../../lib/sim/encode';
+import { encodeAudit, gzipMembers } from '../../sim/encode';
 import type { SourceObject } from '../../lib/sources/types';
 import { auditEvent, auditOf, memoryObject, mixedEvents, operatorOf, readAll, readOne } from './fixtures';
 

@@ -1,6 +1,6 @@
 // IngestStats is plain JSON, and two runs (or two Lambda invocations) add up.
 import { addDetail, createIngestStats, MAX_DETAILS, mergeIngestStats } from '../../lib/ingest/stats';
-import { encodeAudit } from '../../lib/sim/encode';
+import { encodeAudit } from '../../sim/encode';
 import { memoryObject, mixedEvents, readAll } from './fixtures';
 
 describe('IngestStats', () => {

@@ -1,5 +1,5 @@
 // End to end over the project's simulator: one simulated cluster's audit events and
-// koperator lines, encoded the way EKS and Fluent Bit ship them (lib/sim/encode.ts),
+// koperator lines, encoded the way EKS and Fluent Bit ship them (sim/encode.ts),
 // overlapping on purpose, land in the bucket; the ingest and analyze handlers run on
 // real-shaped events; the alerts received from the topic's SQS subscription must be the
 // truth's loops (the last one still active) and its chosen recreations. A second
@@ -13,8 +13,8 @@ import {
   simulateCluster,
   type ScenarioName,
   type SimulatedLogs,
-} from '../../lib/sim';
-import { encodeAudit, encodeOperator } from '../../lib/sim/encode';
+} from '../../sim';
+import { encodeAudit, encodeOperator } from '../../sim/encode';
 import type { Classification } from '../../lib/model/findings';
 import { Readable } from 'stream';
 import { collectFacts } from '../../lib/pipeline/analyze-inputs';

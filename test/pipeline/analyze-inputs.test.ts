@@ -4,7 +4,7 @@ import * as path from 'path';
 import { gzipSync } from 'zlib';
 import { defaultAnalysisOptions } from '../../lib/analyze/options';
 import { analyzeInputs } from '../../lib/pipeline/analyze-inputs';
-import { simulateCluster } from '../../lib/sim';
+import { simulateCluster } from '../../sim';
 
 describe('analyzeInputs progress', () => {
   it('reports the listing’s total, every stored byte read, and the records seen', async () => {

@@ -5,8 +5,8 @@ import { tmpdir } from 'os';
 import * as path from 'path';
 import { defaultAnalysisOptions } from '../../lib/analyze/options';
 import { analyzeByCluster } from '../../lib/pipeline/analyze-inputs';
-import { simulateCluster } from '../../lib/sim';
-import { encodeAudit, encodeOperator } from '../../lib/sim/encode';
+import { simulateCluster } from '../../sim';
+import { encodeAudit, encodeOperator } from '../../sim/encode';
 import { contractMistakes, type ExpectedDocument } from '../support/contract-match';
 
 describe('analyzeByCluster', () => {

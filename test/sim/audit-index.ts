@@ -1,6 +1,6 @@
 // Lookups over a simulated audit log, shared by the simulator's tests.
 import type { AuditEvent } from '../../lib/model/audit';
-import { parseTime } from '../../lib/sim/time';
+import { parseTime } from '../../sim/time';
 
 export type Json = Record<string, unknown>;
 

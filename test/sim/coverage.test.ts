@@ -1,8 +1,8 @@
 // The default timeline exercises the whole contract: every class, loops active and not, uids the
 // logs never show, a successor-less recreation, and options that change the logs' shape.
 import { CLASSIFICATIONS } from '../../lib/model/findings';
-import { DEFAULT_SCENARIO_ORDER, simulateCluster, type ScenarioName } from '../../lib/sim';
-import { parseTime, SEC } from '../../lib/sim/time';
+import { DEFAULT_SCENARIO_ORDER, simulateCluster, type ScenarioName } from '../../sim';
+import { parseTime, SEC } from '../../sim/time';
 
 describe('scenario coverage', () => {
   const sim = simulateCluster({ seed: 5, start: '2026-07-01T12:00:00Z', noiseRatio: 0.3 });

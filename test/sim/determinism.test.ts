@@ -1,5 +1,5 @@
 // Same seed, same bytes: tests, examples and benchmarks all rely on it.
-import { noiseEvents, simulateCluster, type SimOptions } from '../../lib/sim';
+import { noiseEvents, simulateCluster, type SimOptions } from '../../sim';
 
 const OPTS: SimOptions = { seed: 20261102, start: '2026-11-02T09:00:00Z', noiseRatio: 0.6 };
 

@@ -1,8 +1,8 @@
 // The simulator's own model of koperator's diff, on the cases its truth depends on.
-import { deltaPatch, threeWayDelta, twoWayDiff } from '../../lib/sim/diff';
-import type { JsonObject } from '../../lib/sim/json';
-import { formatPath, parsePath, pointerToPath } from '../../lib/sim/paths';
-import { canonicalQuantity, quantitiesEqual } from '../../lib/sim/quantity';
+import { deltaPatch, threeWayDelta, twoWayDiff } from '../../sim/diff';
+import type { JsonObject } from '../../sim/json';
+import { formatPath, parsePath, pointerToPath } from '../../sim/paths';
+import { canonicalQuantity, quantitiesEqual } from '../../sim/quantity';
 
 const pod = (cpu: string, extra: JsonObject = {}): JsonObject => ({
   spec: {

@@ -15,7 +15,7 @@ import {
   gkeLogEntryLines,
   gzipMembers,
   zapLine,
-} from '../../lib/sim/encode';
+} from '../../sim/encode';
 import { auditEvent, mixedEvents, operatorLines } from '../ingest/fixtures';
 
 const events = mixedEvents().map((f) => f.event);

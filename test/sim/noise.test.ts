@@ -1,9 +1,9 @@
 // Background noise: streamed lazily, in order, with secret-looking values that must never leak.
-import { containsSimulatedSecret, noiseEvents, SECRET_CANARY, simulateCluster } from '../../lib/sim';
-import { NOISE_POLICY, NoiseSource } from '../../lib/sim/noise';
-import { Rng } from '../../lib/sim/rng';
-import { parseTime } from '../../lib/sim/time';
-import { makeNodes } from '../../lib/sim/world';
+import { containsSimulatedSecret, noiseEvents, SECRET_CANARY, simulateCluster } from '../../sim';
+import { NOISE_POLICY, NoiseSource } from '../../sim/noise';
+import { Rng } from '../../sim/rng';
+import { parseTime } from '../../sim/time';
+import { makeNodes } from '../../sim/world';
 
 describe('noiseEvents', () => {
   test('yields exactly the requested count, ordered by stageTimestamp', () => {

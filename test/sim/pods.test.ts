@@ -10,10 +10,10 @@ import {
   lastAppliedOf,
   livePodYaml,
   stampLastApplied,
-} from '../../lib/sim';
-import { threeWayDelta, withLiveTolerations } from '../../lib/sim/diff';
-import { toJson, type JsonObject } from '../../lib/sim/json';
-import { apiDefaults, builtinAdmission, qosClass } from '../../lib/sim/admission';
+} from '../../sim';
+import { threeWayDelta, withLiveTolerations } from '../../sim/diff';
+import { toJson, type JsonObject } from '../../sim/json';
+import { apiDefaults, builtinAdmission, qosClass } from '../../sim/admission';
 
 describe('brokerPod', () => {
   const pod = brokerPod('orders-kafka', 3);

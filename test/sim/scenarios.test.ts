@@ -10,11 +10,11 @@ import {
   pointerToPath,
   simulateCluster,
   type SimulatedLogs,
-} from '../../lib/sim';
-import { threeWayDelta, twoWayDiff } from '../../lib/sim/diff';
-import type { JsonObject } from '../../lib/sim/json';
-import { quantitiesEqual } from '../../lib/sim/quantity';
-import { parseTime, SEC } from '../../lib/sim/time';
+} from '../../sim';
+import { threeWayDelta, twoWayDiff } from '../../sim/diff';
+import type { JsonObject } from '../../sim/json';
+import { quantitiesEqual } from '../../sim/quantity';
+import { parseTime, SEC } from '../../sim/time';
 import { AuditIndex, isJson, meta, type Json } from './audit-index';
 
 const START = '2026-09-14T06:30:00Z';

@@ -5,7 +5,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { listLocal } from '../../lib/sources/local';
 import type { SourceObject } from '../../lib/sources/types';
-import { encodeAudit } from '../../lib/sim/encode';
+import { encodeAudit } from '../../sim/encode';
 import { auditOf, mixedEvents, readAll } from '../ingest/fixtures';
 
 let root: string;

@@ -1,7 +1,7 @@
 // The facts of a simulated cluster, projected as the pipeline projects records.
 import { projectRecord } from '../../lib/facts/project';
 import type { Fact } from '../../lib/model/facts';
-import type { simulateCluster } from '../../lib/sim';
+import type { simulateCluster } from '../../sim';
 
 const at = { source: 'sim', line: 0 };
 

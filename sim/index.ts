@@ -5,9 +5,9 @@
 //   simulateCluster(opts)               one cluster, the chosen scenarios in order, plus noise
 //   noiseEvents(seed, start, count)     background traffic only, streamed (for benchmarks)
 //   brokerPod(), livePodYaml() …        builders for other tests
-import type { AuditEvent } from '../model/audit';
-import type { Loop, Recreation } from '../model/findings';
-import type { OperatorLine } from '../model/operator-line';
+import type { AuditEvent } from '../lib/model/audit';
+import type { Loop, Recreation } from '../lib/model/findings';
+import type { OperatorLine } from '../lib/model/operator-line';
 import { background } from './background';
 import { seedWorld } from './fixtures';
 import { NoiseSource } from './noise';

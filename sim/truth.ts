@@ -2,7 +2,7 @@
 // simulator did rather than from what the logs show; then trimmed to what the logs can show
 // where the contract says so (a uid the logs never print is null; states the logs never show
 // give wouldRestart null).
-import type { Classification, FieldChange, Loop, Recreation } from '../model/findings';
+import type { Classification, FieldChange, Loop, Recreation } from '../lib/model/findings';
 import { fmtMicros, parseTime, SEC, type Micros } from './time';
 import type { LivePod } from './world';
 

@@ -5,7 +5,7 @@
 // NoiseSource streams events in stageTimestamp order with bounded memory: a heap of the stages
 // not yet due (long watches stay there until they end) and a heap of follow-up requests
 // (bindings, status reports, deletions of the pods it created), both bounded by the rate.
-import type { AuditEvent } from '../model/audit';
+import type { AuditEvent } from '../lib/model/audit';
 import {
   auditRequest,
   levelFor,

@@ -19,7 +19,7 @@ import type {
   Volume,
   VolumeMount,
 } from 'kubernetes-types/core/v1';
-import { encodeLastApplied, LAST_APPLIED_ANNOTATION } from '../k8s/last-applied';
+import { encodeLastApplied, LAST_APPLIED_ANNOTATION } from '../lib/k8s/last-applied';
 import { clone, sortKeys, stripNullsAndEmpty, toJson, type JsonObject } from './json';
 
 export const KAFKA_CLUSTER_API_VERSION = 'kafka.banzaicloud.io/v1beta1';

@@ -1,7 +1,7 @@
 // The simulated cluster's state: nodes, actors, installed webhooks, KafkaClusters and their live
 // broker pods, plus the sinks every scenario writes to (audit events, operator lines, truth).
 import type { Pod } from 'kubernetes-types/core/v1';
-import type { AuditEvent } from '../model/audit';
+import type { AuditEvent } from '../lib/model/audit';
 import {
   auditRequest,
   humanActor,

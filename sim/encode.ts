@@ -7,8 +7,8 @@
 // whose output *is* a sequence of gzip members. gzipMembers() compresses anything else,
 // as one member or several (kube-apiserver `--audit-log-compress`, EKS exports, Fluent Bit).
 import { gzipSync } from 'zlib';
-import type { AuditEvent } from '../model/audit';
-import type { OperatorLine } from '../model/operator-line';
+import type { AuditEvent } from '../lib/model/audit';
+import type { OperatorLine } from '../lib/model/operator-line';
 
 export type AuditContainer =
   | 'audit-jsonl'

@@ -2,7 +2,7 @@
 // pod with the pod it would build now, in its own order (tainted labels, then the three-way diff,
 // then a dead container, then an out-of-sync broker configuration), and replaces the pod when
 // any of them holds. Every decision is also the ground truth for that recreation.
-import type { Classification, FieldChange } from '../model/findings';
+import type { Classification, FieldChange } from '../lib/model/findings';
 import type { LivePod, NodeInfo, World, ClusterState } from './world';
 import type { RequestRecord } from './audit-event';
 import {
@@ -15,7 +15,7 @@ import {
 } from './diff';
 import { isObject, sortKeys, stripNullsAndEmpty, toJson, type JsonObject, type JsonValue } from './json';
 import { brokerPod, lastAppliedOf, stampLastApplied } from './pods';
-import { LAST_APPLIED_ANNOTATION } from '../k8s/last-applied';
+import { LAST_APPLIED_ANNOTATION } from '../lib/k8s/last-applied';
 import { createPod, gracefulDelete, kubeletFinalDelete, startPod } from './kube';
 import type { ReconcileContext } from './operator-log';
 import { MS, SEC, type Micros } from './time';

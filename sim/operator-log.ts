@@ -4,7 +4,7 @@
 // values (component, clusterName, clusterNamespace, kind), then the call's own keys.
 // Older operators logged `logger: controllers.KafkaCluster`, `Request.Namespace` and
 // `Request.Name` instead of the context, and an epoch-float `ts` (see renderZapLine).
-import type { OperatorLine } from '../model/operator-line';
+import type { OperatorLine } from '../lib/model/operator-line';
 import { epochSeconds, fmtMillis, parseTime, type Micros } from './time';
 
 export type OperatorLogStyle = 'current' | 'legacy';

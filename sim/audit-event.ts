@@ -1,7 +1,7 @@
 // Audit events as the API server writes them: one RequestReceived and one ResponseComplete
 // stage per request (plus ResponseStarted for watches), same auditID, bodies and admission
 // annotations on the final stage only, and only as far as the policy level allows.
-import type { AuditEvent, AuditLevel, AuditResponseStatus } from '../model/audit';
+import type { AuditEvent, AuditLevel, AuditResponseStatus } from '../lib/model/audit';
 import type { JsonValue } from './json';
 import type { Rng } from './rng';
 import { fmtMicros, type Micros } from './time';
