@@ -67,8 +67,43 @@ export interface Loop {
   recommendation: string;
 }
 
+/** A controller other than koperator fighting a mutator or another writer (fights.md). */
+export type FightKind = 'recreate-loop' | 'field-fight' | 'hot-loop';
+
+export interface FightTarget {
+  apiGroup: string;
+  resource: string;
+  name: string;
+  /** recreate-loop only: the pod name, or its generateName without the trailing `-`. */
+  slot?: string;
+}
+
+export interface Fight {
+  kind: FightKind;
+  namespace: string | null;
+  target: FightTarget;
+  writers: string[];
+  mutators: string[];
+  fields: string[];
+  count: number;
+  firstAt: string;
+  lastAt: string;
+  periodSeconds: number;
+  active: boolean;
+  recommendation: string;
+  evidence: string[];
+}
+
+/** An input named on the command line (or configured) that could not be listed or opened. */
+export interface InputError {
+  input: string;
+  reason: string;
+}
+
 export interface FindingsDocument {
   recreations: Recreation[];
   loops: Loop[];
-  summary: Record<string, unknown>;
+  /** Always present in the JSON document; optional here until every producer fills it. */
+  fights?: Fight[];
+  summary: Record<string, unknown> & { inputErrors?: InputError[] };
 }
