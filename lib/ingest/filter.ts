@@ -13,6 +13,7 @@
 // Buffer.indexOf calls per line cost, since each of those crosses into C++ (~0.5 us).
 import type { AuditEvent } from '../model/audit';
 import { brokerOfPodName, mayBeKoperatorPod } from '../koperator/naming';
+import { IGNORED_RESOURCES, isBuiltinPodController, isFightObjectWrite } from '../fights/relevance';
 
 /**
  * A relevant record contains `pods`, `configmaps`, `kafkacluster` or (zap lines) `msg`.
@@ -36,7 +37,12 @@ const BROKER_CONFIG_NAME = /-config-\d+$/;
 export function isRelevantAuditEvent(ev: AuditEvent): boolean {
   const ref = ev.objectRef;
   const resource = ref?.resource;
-  if (resource === undefined || !RELEVANT_RESOURCES.has(resource) || READ_VERBS.has(ev.verb)) return false;
+  if (resource === undefined || READ_VERBS.has(ev.verb)) return false;
+  if (!RELEVANT_RESOURCES.has(resource)) {
+    return (
+      typeof resource === 'string' && isFightObjectWrite(ev.verb, resource, ref?.subresource, ref?.apiGroup)
+    );
+  }
   if (resource === 'kafkaclusters') return !ref?.subresource;
   if (resource === 'configmaps') return typeof ref?.name === 'string' && BROKER_CONFIG_NAME.test(ref.name);
   return !isForeignPodWrite(ev);
@@ -53,6 +59,13 @@ export function isRelevantAuditEvent(ev: AuditEvent): boolean {
 function isForeignPodWrite(ev: AuditEvent): boolean {
   const name = ev.objectRef?.name;
   if (typeof name !== 'string' || ev.verb === 'create') return false;
+  // Another operator's delete may be a recreate loop's cycle (lib/fights/recreate-loop.ts).
+  if (
+    ev.verb === 'delete' &&
+    !ev.objectRef?.subresource &&
+    !isBuiltinPodController(String(ev.user?.username))
+  )
+    return false;
   if (brokerOfPodName(name) !== null) return false;
   return !mayBeKoperatorPod(ev.requestObject) && !mayBeKoperatorPod(ev.responseObject);
 }
@@ -74,10 +87,13 @@ function countOf(text: string, word: string): number {
  */
 export function irrelevantEvents(text: string, many: boolean): number {
   if (!text.includes('auditID')) {
-    if (!text.includes('protoPayload') || RELEVANT_WORD.test(text)) return 0;
+    if (!text.includes('protoPayload') || RELEVANT_WORD.test(text) || mayBeGkeFightWrite(text)) return 0;
     return ONE_GKE_ENTRY;
   }
-  if (!RELEVANT_WORD.test(text)) return many ? countOf(text, 'auditID') : 1;
+  if (!RELEVANT_WORD.test(text)) {
+    if (many) return mayHoldFightWrite(text) ? 0 : countOf(text, 'auditID');
+    return mayBeFightWrite(text) ? 0 : 1;
+  }
   // It names pods or config maps, but a read (get/list/watch) is irrelevant whatever it
   // names. Only a lone event has a top-level verb (containers nest theirs); a zap line
   // that happens to log a verb is left to the parser.
@@ -113,7 +129,62 @@ function isForeignPodWriteText(text: string): boolean {
   if (m === null || brokerOfPodName(m[1]) !== null) return false;
   const verb = topLevelVerb(text);
   if (verb === null || verb === 'create') return false;
+  // Another operator's delete may be a recreate loop's cycle; Kubernetes' own never is.
+  if (verb === 'delete' && m[2] === undefined && !isBuiltinPodController(firstValue(USERNAME, text) ?? ''))
+    return false;
   return !text.includes('afka') && !text.includes('brokerId');
+}
+
+// The event's objectRef, in plain or escaped JSON (`"objectRef":{"resource":"x",...}`, or with
+// `\\"` quotes inside a container's string): a flat object, so it ends at the first `}`.
+// kube-apiserver writes it before any body, so the first is the event's own, and reading
+// resource and subresource inside it never mistakes a managedFields entry for them.
+const OBJECT_REF = /"objectRef\\?":\s*\{[^}]*\}/;
+const RESOURCE = /"resource\\?":\s*\\?"([^"\\]*)/;
+const RESOURCES = /"resource\\?":\s*\\?"([^"\\]*)/g;
+const SUBRESOURCE = /"subresource\\?":\s*\\?"([^"\\]*)/;
+const VERB = /"verb\\?":\s*\\?"([^"\\]*)/;
+const USERNAME = /"username\\?":\s*\\?"([^"\\]*)/;
+const METHOD = /"methodName\\?":\s*\\?"([^"\\]*)/;
+
+function firstValue(re: RegExp, text: string): string | null {
+  const m = re.exec(text);
+  return m === null ? null : m[1];
+}
+
+/**
+ * Whether one audit event's text may be a write a fight detector reads (lib/fights/relevance.ts):
+ * false only when its objectRef shows a resource or subresource that rules it out, or its verb
+ * is a read. An event with no objectRef (a non-resource URL) is never one.
+ */
+function mayBeFightWrite(text: string): boolean {
+  const ref = OBJECT_REF.exec(text);
+  if (ref === null) return false;
+  const resource = firstValue(RESOURCE, ref[0]);
+  if (resource === null || IGNORED_RESOURCES.has(resource)) return false;
+  const sub = firstValue(SUBRESOURCE, ref[0]);
+  if (sub !== null && sub !== '' && sub !== 'scale') return false;
+  const verb = firstValue(VERB, text);
+  return verb === null || !READ_VERBS.has(verb);
+}
+
+/** mayBeFightWrite for a container of several events (verbs cannot be paired with resources). */
+function mayHoldFightWrite(text: string): boolean {
+  RESOURCES.lastIndex = 0;
+  for (let m = RESOURCES.exec(text); m !== null; m = RESOURCES.exec(text)) {
+    if (!IGNORED_RESOURCES.has(m[1])) return true;
+  }
+  return false;
+}
+
+/** mayBeFightWrite for a GKE LogEntry, from its methodName (`io.k8s.apps.v1.deployments.scale.update`). */
+function mayBeGkeFightWrite(text: string): boolean {
+  const method = firstValue(METHOD, text);
+  if (method === null) return false;
+  const parts = method.split('.');
+  const verb = parts[parts.length - 1];
+  if (READ_VERBS.has(verb) || parts.includes('status')) return false;
+  return !parts.some((p) => IGNORED_RESOURCES.has(p));
 }
 
 /**
@@ -121,7 +192,7 @@ function isForeignPodWriteText(text: string): boolean {
  * still escaped inside its container): an audit event naming none of the words.
  */
 export function lacksRelevantWords(text: string): boolean {
-  return text.includes('auditID') && !RELEVANT_WORD.test(text);
+  return text.includes('auditID') && !RELEVANT_WORD.test(text) && !mayBeFightWrite(text);
 }
 
 const QUOTE = 0x22;

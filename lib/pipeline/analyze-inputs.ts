@@ -3,6 +3,7 @@
 import { pipeline, Transform } from 'stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { analyzeFacts } from '../analyze';
+import { findFights } from '../fights';
 import type { AnalysisOptions } from '../analyze/options';
 import { projectRecord } from '../facts/project';
 import { FactStore } from '../facts/store';
@@ -110,15 +111,18 @@ export async function analyzeInputs(
   const facts = await collectFacts(objects, stats, ingestOpts, onRecords);
   progress?.done();
   const result = analyzeFacts(facts, opts);
+  const fights = findFights(facts, opts);
   return {
     recreations: result.recreations,
     loops: result.loops,
+    fights,
     summary: {
       inputs,
       ...stats,
       facts: facts.size,
       recreations: result.recreations.length,
       loops: result.loops.length,
+      fights: fights.length,
       seconds: Math.round((Date.now() - started) / 100) / 10,
     },
   };
@@ -151,10 +155,12 @@ export async function analyzeByCluster(
       .flatMap(([, d]) => d.recreations)
       .sort((a, b) => byTime(a.deletedPod.deletedAt, b.deletedPod.deletedAt)),
     loops: docs.flatMap(([, d]) => d.loops).sort((a, b) => byTime(a.firstAt, b.firstAt)),
+    fights: docs.flatMap(([, d]) => d.fights ?? []).sort((a, b) => byTime(a.firstAt, b.firstAt)),
     summary: {
       inputs,
       recreations: docs.reduce((n, [, d]) => n + d.recreations.length, 0),
       loops: docs.reduce((n, [, d]) => n + d.loops.length, 0),
+      fights: docs.reduce((n, [, d]) => n + (d.fights?.length ?? 0), 0),
       clusters: Object.fromEntries(docs.map(([name, d]) => [name || '(unassigned)', d.summary])),
     },
   };
