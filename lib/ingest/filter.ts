@@ -158,6 +158,13 @@ function firstValue(re: RegExp, text: string): string | null {
  * is a read. An event with no objectRef (a non-resource URL) is never one.
  */
 function mayBeFightWrite(text: string): boolean {
+  const fast = uriObjectRef(text) ?? fastObjectRef(text);
+  if (fast !== undefined) {
+    if (fast === null || IGNORED_RESOURCES.has(fast.resource)) return false;
+    if (fast.subresource !== null && fast.subresource !== 'scale') return false;
+    const verb = topLevelVerb(text);
+    return verb === null || !READ_VERBS.has(verb);
+  }
   const ref = OBJECT_REF.exec(text);
   if (ref === null) return false;
   const resource = firstValue(RESOURCE, ref[0]);
@@ -166,6 +173,75 @@ function mayBeFightWrite(text: string): boolean {
   if (sub !== null && sub !== '' && sub !== 'scale') return false;
   const verb = firstValue(VERB, text);
   return verb === null || !READ_VERBS.has(verb);
+}
+
+/**
+ * The resource and subresource a kube-apiserver line's requestURI names (its fourth key, a
+ * hundred characters in, where the objectRef is several hundred): null for a URI that names
+ * no resource (`/healthz`, discovery), undefined when the layout is not that (left to the
+ * objectRef). `/api/v1/[namespaces/<ns>/]<resource>[/<name>[/<sub>]]`, or `/apis/<group>/<version>/...`.
+ */
+function uriObjectRef(text: string): { resource: string; subresource: string | null } | null | undefined {
+  if (text.charCodeAt(0) !== 0x7b) return undefined;
+  const at = text.indexOf(URI_KEY);
+  if (at < 0 || at > 1024) return undefined;
+  const from = at + URI_KEY.length;
+  let end = text.indexOf('"', from);
+  if (end < 0) return undefined;
+  const q = text.indexOf('?', from);
+  if (q >= 0 && q < end) end = q;
+  const bs = text.indexOf('\\', from);
+  if (bs >= 0 && bs < end) return undefined;
+  // Read by index, without slicing the URI: this runs on every line that names no pod.
+  let p: number;
+  // Leases are half of a cluster's audit lines, and all of that group is leases.
+  if (text.startsWith('/apis/coordination.k8s.io/', from)) return null;
+  if (text.startsWith('/api/v1/', from)) p = from + 8;
+  else if (text.startsWith('/apis/', from)) {
+    const g = text.indexOf('/', from + 6);
+    const v = g < 0 || g >= end ? -1 : text.indexOf('/', g + 1);
+    if (v < 0 || v >= end) return null;
+    p = v + 1;
+  } else return null;
+  if (p >= end) return null;
+  if (text.startsWith('namespaces/', p)) {
+    const n = text.indexOf('/', p + 11);
+    if (n >= 0 && n < end) p = n + 1;
+  }
+  const r = segmentEnd(text, p, end);
+  const resource = text.slice(p, r);
+  if (r >= end) return { resource, subresource: null };
+  const name = segmentEnd(text, r + 1, end);
+  if (name >= end) return { resource, subresource: null };
+  return { resource, subresource: text.slice(name + 1, segmentEnd(text, name + 1, end)) };
+}
+
+function segmentEnd(text: string, from: number, end: number): number {
+  const slash = text.indexOf('/', from);
+  return slash < 0 || slash > end ? end : slash;
+}
+
+const REF_KEY = '"objectRef":{"resource":"';
+const SUB_KEY = '"subresource":"';
+
+/**
+ * The objectRef of a kube-apiserver line read with indexOf alone (measured: the regex took
+ * 5% of a 1 GB run's CPU): null when the line has none, undefined when its layout is not
+ * kube-apiserver's (resource first), which the regexes then read.
+ */
+function fastObjectRef(text: string): { resource: string; subresource: string | null } | null | undefined {
+  const at = text.indexOf(REF_KEY);
+  if (at < 0) return text.includes('objectRef') ? undefined : null;
+  const from = at + REF_KEY.length;
+  const to = text.indexOf('"', from);
+  const end = text.indexOf('}', from);
+  if (to < 0 || end < 0 || to > end) return undefined;
+  const sub = text.indexOf(SUB_KEY, to);
+  if (sub < 0 || sub > end) return { resource: text.slice(from, to), subresource: null };
+  const subFrom = sub + SUB_KEY.length;
+  const subTo = text.indexOf('"', subFrom);
+  if (subTo < 0 || subTo > end) return undefined;
+  return { resource: text.slice(from, to), subresource: text.slice(subFrom, subTo) };
 }
 
 /** mayBeFightWrite for a container of several events (verbs cannot be paired with resources). */
