@@ -84,14 +84,7 @@ export function findRecreateLoops(
     }
     if (!create || create.fact.user !== f.user || create.mutators.length === 0 || create.slot === null)
       continue;
-    const successor = (bySlot.get(`${create.namespace}/${create.slot}`) ?? []).find(
-      (c) =>
-        c !== create &&
-        c.at > at &&
-        c.at - at <= SUCCESSOR_WITHIN_US &&
-        c.fact.user === f.user &&
-        sameOwner(c.owner, create.owner),
-    );
+    const successor = successorOf(bySlot.get(`${create.namespace}/${create.slot}`) ?? [], create, at, f.user);
     if (!successor) continue;
     if (create.owner && scaledDown(objects, create.namespace, create.owner, at)) continue;
     cycles.push({
@@ -116,6 +109,25 @@ export function findRecreateLoops(
       out.push(toFight(run, newest));
   }
   return out;
+}
+
+/**
+ * The first create of the slot by `user` within 60 s after `at`, with the deleted pod's owner.
+ * `slot` is in time order (pods are): a binary search keeps a day of a fast loop linear-ish.
+ */
+function successorOf(slot: PodCreate[], create: PodCreate, at: number, user: string): PodCreate | undefined {
+  let lo = 0;
+  let hi = slot.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (slot[mid].at <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < slot.length && slot[i].at - at <= SUCCESSOR_WITHIN_US; i++) {
+    const c = slot[i];
+    if (c !== create && c.fact.user === user && sameOwner(c.owner, create.owner)) return c;
+  }
+  return undefined;
 }
 
 function toFight(run: RecreateCycle[], newest: number): Fight {
@@ -198,12 +210,21 @@ function scaledDown(
 ): boolean {
   const writes = objects.get(objectKey(owner.apiGroup, owner.resource, namespace, owner.name));
   if (!writes) return false;
+  const from = at - SCALE_DOWN_WITHIN_US;
+  let lo = 0;
+  let hi = writes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (writes[mid].at < from) lo = mid + 1;
+    else hi = mid;
+  }
+  // The replicas before the window (from the last few writes), then each change inside it.
   let prev: number | undefined;
-  for (const w of writes) {
-    if (w.at > at) break;
-    const r = w.fact.replicas;
+  for (let i = lo - 1; i >= 0 && i >= lo - 64 && prev === undefined; i--) prev = writes[i].fact.replicas;
+  for (let i = lo; i < writes.length && writes[i].at <= at; i++) {
+    const r = writes[i].fact.replicas;
     if (r === undefined) continue;
-    if (prev !== undefined && r < prev && at - w.at <= SCALE_DOWN_WITHIN_US) return true;
+    if (prev !== undefined && r < prev) return true;
     prev = r;
   }
   return false;

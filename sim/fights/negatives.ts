@@ -16,7 +16,8 @@ export type NegativeName =
   | 'cooperating-annotations'
   | 'manual-delete'
   | 'cert-renewal'
-  | 'unmutated-replacements';
+  | 'unmutated-replacements'
+  | 'scale-down-churn';
 
 const DC = 'system:serviceaccount:kube-system:deployment-controller';
 const HPA = 'system:serviceaccount:kube-system:horizontal-pod-autoscaler';
@@ -316,6 +317,58 @@ function unmutatedReplacements(sink: FightSink, t: Micros): Micros {
   return at;
 }
 
+/**
+ * An operator scaling its own workload down and up again (an autoscaler flapping): it deletes
+ * pods and creates others of the same generateName within seconds, webhook-mutated all, but
+ * each deletion follows a lower spec.replicas of the owner: not a recreate loop.
+ */
+function scaleDownChurn(sink: FightSink, t: Micros): Micros {
+  const r = sink.rng;
+  const user = 'system:serviceaccount:kruise-system:kruise-manager';
+  const owner = { apiVersion: 'apps.kruise.io/v1alpha1', kind: 'CloneSet', name: 'frontend', uid: r.uuid() };
+  const spec: OperatorPods = {
+    namespace: 'shop',
+    user,
+    owner,
+    generateName: 'frontend-',
+    labels: { app: 'frontend' },
+    containers: [{ name: 'web', image: 'docker.io/library/nginx:1.27' }],
+    webhooks: [imageSwap({ mirror: 'mirror.example.com' })],
+  };
+  const setReplicas = (at: Micros, replicas: number) =>
+    sink.emit({
+      at,
+      latency: sink.ms(5, 15),
+      level: 'Request',
+      actor: sa(r, 'system:serviceaccount:kube-system:horizontal-pod-autoscaler', 'hpa'),
+      verb: 'update',
+      resource: 'clonesets',
+      apiGroup: 'apps.kruise.io',
+      apiVersion: 'v1alpha1',
+      namespace: 'shop',
+      name: 'frontend',
+      subresource: 'scale',
+      requestObject: {
+        kind: 'Scale',
+        apiVersion: 'autoscaling/v1',
+        metadata: { name: 'frontend', namespace: 'shop' },
+        spec: { replicas },
+      },
+      code: 200,
+    });
+  let pod = createOperatorPod(sink, spec, t);
+  let at = t + 20 * SEC;
+  setReplicas(t, 2);
+  for (let i = 0; i < 6; i++) {
+    setReplicas(at - 3 * SEC, 1);
+    deletePod(sink, spec.namespace, pod, user, at);
+    setReplicas(at + 5 * SEC, 2);
+    pod = createOperatorPod(sink, spec, at + 6 * SEC);
+    at += 20 * SEC;
+  }
+  return at;
+}
+
 export const NEGATIVES: Readonly<Record<NegativeName, (sink: FightSink, t: Micros) => Micros>> = {
   rollout,
   'hpa-alone': hpaAlone,
@@ -326,6 +379,7 @@ export const NEGATIVES: Readonly<Record<NegativeName, (sink: FightSink, t: Micro
   'manual-delete': manualDelete,
   'cert-renewal': certRenewal,
   'unmutated-replacements': unmutatedReplacements,
+  'scale-down-churn': scaleDownChurn,
 };
 
 /** Negatives that stay silent at Metadata level too (cooperating writers on different keys cannot: only values tell them apart). */
@@ -338,4 +392,5 @@ export const METADATA_SILENT: readonly NegativeName[] = [
   'manual-delete',
   'cert-renewal',
   'unmutated-replacements',
+  'scale-down-churn',
 ];
