@@ -63,5 +63,10 @@ export function buildEmailText(m: AlertMessage): string {
     out.push(`Trimmed to fit SNS: ${m.truncated.join(', ')} (the report has them whole)`);
   out.push('', `Alert ${m.id}, event ${m.event}, window ${m.window.from} -> ${m.window.to}.`);
   out.push('Sent by koperator-audit.');
-  return out.map(line).join('\n') + '\n';
+  return (
+    out
+      .flatMap((l) => l.split('\n'))
+      .map(line)
+      .join('\n') + '\n'
+  );
 }
