@@ -1,6 +1,6 @@
 // Text helpers shared by the table, Markdown and HTML views, so the three agree on how a
 // time, a period, a broker or a field value is written.
-import type { FindingsDocument, Loop, Recreation } from '../model/findings';
+import type { Fight, FindingsDocument, Loop, Recreation } from '../model/findings';
 import { CLASS_ORDER } from './colors';
 
 /** Milliseconds since the epoch, or null: timestamps come from untrusted logs. */
@@ -132,11 +132,38 @@ export function timeSpan(doc: FindingsDocument): { start: number; end: number } 
     end = Math.max(end, t);
   };
   for (const r of doc.recreations) see(r.deletedPod.deletedAt);
-  for (const l of doc.loops) {
+  for (const l of [...doc.loops, ...(doc.fights ?? [])]) {
     see(l.firstAt);
     see(l.lastAt);
   }
   return start <= end ? { start, end } : null;
+}
+
+/**
+ * What a fight is fought over, as one label: `namespace/resource/name`, a recreate loop's
+ * slot after it (`payments-db/clusters/pg-ledger [pg-ledger-2]`), `-` for cluster scope.
+ */
+export function fightLabel(f: Pick<Fight, 'namespace' | 'target'>): string {
+  const base = `${f.namespace ?? '-'}/${f.target.resource}/${f.target.name}`;
+  return f.target.slot !== undefined && f.target.slot !== f.target.name ? `${base} [${f.target.slot}]` : base;
+}
+
+/** Identity of a fight across runs (alerts de-duplicate on it). */
+export function fightKey(f: Pick<Fight, 'kind' | 'namespace' | 'target'>): string {
+  return `${f.kind}\u0000${f.namespace ?? ''}\u0000${f.target.apiGroup}\u0000${f.target.resource}\u0000${f.target.name}\u0000${f.target.slot ?? ''}`;
+}
+
+/** Active fights first, then by when they began. */
+export function sortFights(fights: readonly Fight[]): Fight[] {
+  return [...fights].sort(
+    (a, b) =>
+      Number(b.active) - Number(a.active) || (parseTime(a.firstAt) ?? 0) - (parseTime(b.firstAt) ?? 0),
+  );
+}
+
+/** Who fights: the writers, and for a recreate loop the webhooks that mutate behind them. */
+export function fightParties(f: Pick<Fight, 'writers' | 'mutators'>): string[] {
+  return [...f.writers, ...f.mutators.map((m) => `webhook ${m}`)];
 }
 
 /** The counts every view's header leads with, so the three cannot disagree. */
@@ -145,6 +172,8 @@ export interface Headline {
   brokers: number;
   loops: number;
   activeLoops: number;
+  fights: number;
+  activeFights: number;
   /** First to last instant the findings mention (UTC, without the suffix); null when none parses. */
   range: string | null;
 }
@@ -156,6 +185,8 @@ export function headlineOf(doc: FindingsDocument): Headline {
     brokers: groupByBroker(doc.recreations).length,
     loops: doc.loops.length,
     activeLoops: doc.loops.filter((l) => l.active).length,
+    fights: doc.fights?.length ?? 0,
+    activeFights: (doc.fights ?? []).filter((f) => f.active).length,
     range: span ? formatRange(new Date(span.start).toISOString(), new Date(span.end).toISOString()) : null,
   };
 }

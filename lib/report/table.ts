@@ -1,7 +1,7 @@
 // The terminal view: what someone on call reads first. Loops lead because a loop is
 // the restart storm they are chasing; recreations follow per broker so one broker's
 // history reads top to bottom; the input summary closes so skipped files are noticed.
-import type { FindingsDocument, Loop, Recreation } from '../model/findings';
+import type { Fight, FindingsDocument, Loop, Recreation } from '../model/findings';
 import { SGR, classStyle, paint } from './colors';
 import {
   classesPresent,
@@ -15,6 +15,9 @@ import {
   headlineOf,
   plural,
   sortLoops,
+  fightLabel,
+  fightParties,
+  sortFights,
   brokerLabel,
   truncate,
   truncateMiddle,
@@ -66,6 +69,20 @@ export function renderTable(doc: FindingsDocument, opts: TableRenderOptions): st
     );
   out.push('');
 
+  // Other controllers fighting (fights.md), beside koperator's loops: the same kind of storm.
+  const fights = sortFights(doc.fights ?? []);
+  title(`Fights (${fights.length})`);
+  if (fights.length === 0) out.push('  No controller fights a webhook, an autoscaler or another writer.');
+  else
+    out.push(
+      ...renderTextTable(
+        FIGHT_COLUMNS,
+        fights.map((f) => fightRow(f)),
+        tableOpts(color, '  '),
+      ),
+    );
+  out.push('');
+
   title(`Recreations (${doc.recreations.length})`);
   out.push(...recreationLines(doc.recreations, color), '');
 
@@ -106,7 +123,7 @@ function headline(doc: FindingsDocument): string {
   const head = headlineOf(doc);
   return (
     `koperator-audit: ${plural(head.recreations, 'broker pod recreation')} across ${plural(head.brokers, 'broker')}, ` +
-    `${plural(head.loops, 'loop')} (${head.activeLoops} active)`
+    `${plural(head.loops, 'loop')} (${head.activeLoops} active), ${plural(head.fights, 'fight')} (${head.activeFights} active)`
   );
 }
 
@@ -142,6 +159,34 @@ function loopRow(l: Loop): Cell[] {
     cell(l.fields.length ? l.fields : ['—']),
     cell(l.mutators.length ? l.mutators : ['—']),
     cell(l.recommendation || '—'),
+  ];
+}
+
+const FIGHT_COLUMNS: Column[] = [
+  { header: 'kind' },
+  { header: 'object', maxWidth: 48 },
+  { header: 'writers / webhooks', maxWidth: 48 },
+  { header: 'count', align: 'right' },
+  { header: 'period', align: 'right' },
+  { header: 'first → last (UTC)' },
+  { header: 'active' },
+  { header: 'fields', maxWidth: PATH_WIDTH },
+  { header: 'recommendation', maxWidth: 44 },
+];
+
+function fightRow(f: Fight): Cell[] {
+  return [
+    cell(f.kind, SGR.bold),
+    cell(fightLabel(f)),
+    cell(fightParties(f)),
+    cell(String(f.count), SGR.bold),
+    cell(formatDuration(f.periodSeconds)),
+    cell(formatRange(f.firstAt, f.lastAt)),
+    f.active ? cell('ACTIVE', `${SGR.bold};${SGR.red}`) : cell('ended', SGR.dim),
+    cell(
+      f.fields.length ? f.fields.map((p) => truncateMiddle(p, PATH_WIDTH)) : ['(Metadata level: not logged)'],
+    ),
+    cell(f.recommendation || '—'),
   ];
 }
 

@@ -17,10 +17,13 @@ describe('JSON report', () => {
   it('writes keys in contract order whatever order the objects were built in', () => {
     const shuffled = buildFixture();
     const r = shuffled.recreations[0];
+    shuffled.fights = shuffled.fights?.map(
+      (f) => Object.fromEntries(Object.entries(f).reverse()) as typeof f,
+    );
     // Rebuild the first recreation with its keys reversed.
     shuffled.recreations[0] = Object.fromEntries(Object.entries(r).reverse()) as typeof r;
     const parsed = JSON.parse(renderReport(shuffled, 'json', { color: false }));
-    expect(Object.keys(parsed)).toEqual(['recreations', 'loops', 'summary']);
+    expect(Object.keys(parsed)).toEqual(['recreations', 'loops', 'fights', 'summary']);
     expect(Object.keys(parsed.recreations[0])).toEqual([
       'namespace',
       'kafkaCluster',
@@ -47,6 +50,34 @@ describe('JSON report', () => {
       'active',
       'recommendation',
     ]);
+    // fights.md's keys, in its order; the target keeps its slot only where there is one.
+    expect(parsed.fights.map((f: object) => Object.keys(f))).toEqual(
+      parsed.fights.map(() => [
+        'kind',
+        'namespace',
+        'target',
+        'writers',
+        'mutators',
+        'fields',
+        'count',
+        'firstAt',
+        'lastAt',
+        'periodSeconds',
+        'active',
+        'recommendation',
+        'evidence',
+      ]),
+    );
+    expect(parsed.fights.map((f: { target: object }) => Object.keys(f.target))).toEqual([
+      ['apiGroup', 'resource', 'name', 'slot'],
+      ['apiGroup', 'resource', 'name'],
+      ['apiGroup', 'resource', 'name'],
+    ]);
+  });
+
+  it('always carries fights, an empty array when there are none', () => {
+    const { fights: _none, ...withoutFights } = buildFixture();
+    expect(JSON.parse(renderReport(withoutFights, 'json', { color: false })).fights).toEqual([]);
   });
 
   it('ignores the colour option', () => {
