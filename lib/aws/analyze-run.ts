@@ -184,7 +184,11 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
   const fights = findFights(read.facts, config.analysis).filter(
     (f) => compareTimes(f.lastAt, window.from) >= 0 && compareTimes(f.firstAt, window.to) <= 0,
   );
-  const { events, next } = diffAlerts(state, result, { cluster, now, windowStart, options: config.alerts });
+  const { events, next } = diffAlerts(
+    state,
+    { ...result, fights },
+    { cluster, now, windowStart, options: config.alerts },
+  );
 
   const recreationsByClass: Partial<Record<Classification, number>> = {};
   for (const r of result.recreations)

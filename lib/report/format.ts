@@ -2,6 +2,7 @@
 // time, a period, a broker or a field value is written.
 import type { Fight, FindingsDocument, Loop, Recreation } from '../model/findings';
 import { CLASS_ORDER } from './colors';
+export { fightKey, fightLabel } from '../fights/key';
 
 /** Milliseconds since the epoch, or null: timestamps come from untrusted logs. */
 export function parseTime(value: string): number | null {
@@ -137,20 +138,6 @@ export function timeSpan(doc: FindingsDocument): { start: number; end: number } 
     see(l.lastAt);
   }
   return start <= end ? { start, end } : null;
-}
-
-/**
- * What a fight is fought over, as one label: `namespace/resource/name`, a recreate loop's
- * slot after it (`payments-db/clusters/pg-ledger [pg-ledger-2]`), `-` for cluster scope.
- */
-export function fightLabel(f: Pick<Fight, 'namespace' | 'target'>): string {
-  const base = `${f.namespace ?? '-'}/${f.target.resource}/${f.target.name}`;
-  return f.target.slot !== undefined && f.target.slot !== f.target.name ? `${base} [${f.target.slot}]` : base;
-}
-
-/** Identity of a fight across runs (alerts de-duplicate on it). */
-export function fightKey(f: Pick<Fight, 'kind' | 'namespace' | 'target'>): string {
-  return `${f.kind}\u0000${f.namespace ?? ''}\u0000${f.target.apiGroup}\u0000${f.target.resource}\u0000${f.target.name}\u0000${f.target.slot ?? ''}`;
 }
 
 /** Active fights first, then by when they began. */
