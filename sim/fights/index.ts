@@ -9,10 +9,12 @@ import { parseTime, SEC, type Micros } from '../time';
 import { FightSink, type FightLevel } from './emit';
 import { NEGATIVES, type NegativeName } from './negatives';
 import {
+  annotationFight,
   caBundleFight,
   customResourceFight,
   hotLoop,
   replicasFight,
+  type AnnotationFightSpec,
   type CaBundleFightSpec,
   type CustomResourceFightSpec,
   type FightTruth,
@@ -25,13 +27,16 @@ import { imageSwap, irsaInjector, sidecarInjector } from './webhooks';
 export type { FightLevel } from './emit';
 export type { FightTruth } from './objects';
 export { NEGATIVES, METADATA_SILENT, type NegativeName } from './negatives';
+export type { RecreateLoopSpec } from './recreate';
+export type { FightWebhook } from './webhooks';
 
 export type FightSpec =
   | { kind: 'recreate-loop'; spec: RecreateLoopSpec }
   | { kind: 'replicas'; spec: ReplicasFightSpec }
   | { kind: 'ca-bundle'; spec: CaBundleFightSpec }
   | { kind: 'custom-resource'; spec: CustomResourceFightSpec }
-  | { kind: 'hot-loop'; spec: HotLoopSpec };
+  | { kind: 'hot-loop'; spec: HotLoopSpec }
+  | { kind: 'annotation'; spec: AnnotationFightSpec };
 
 export interface FightSimOptions {
   seed: number;
@@ -67,7 +72,9 @@ export function simulateFights(opts: FightSimOptions): SimulatedFights {
             ? caBundleFight(sink, f.spec, t)
             : f.kind === 'custom-resource'
               ? customResourceFight(sink, f.spec, t)
-              : hotLoop(sink, f.spec, t);
+              : f.kind === 'annotation'
+                ? annotationFight(sink, f.spec, t)
+                : hotLoop(sink, f.spec, t);
     if (r.truth) truth.push(r.truth);
     t = r.end + gap;
   }

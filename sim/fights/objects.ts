@@ -455,3 +455,65 @@ export function hotLoop(
     },
   };
 }
+
+export interface AnnotationFightSpec {
+  namespace: string;
+  name: string;
+  /** The annotation both writers set. */
+  key: string;
+  writers: [string, string];
+  /** What each writer sets it to. */
+  values: [string, string];
+  rounds: number;
+  periodSeconds: number;
+}
+
+/** Two controllers merge-patching one annotation of a Deployment to their own value, in turn. */
+export function annotationFight(
+  sink: FightSink,
+  s: AnnotationFightSpec,
+  t: Micros,
+): { end: Micros; truth: FightTruth } {
+  const r = sink.rng;
+  const uid = r.uuid();
+  const actors = s.writers.map((u) => sa(r, u, 'controller/v1'));
+  const times: Micros[] = [];
+  let at = t;
+  for (let i = 0; i < 2 * s.rounds; i++) {
+    const value = s.values[i % 2];
+    const body = deployment(s.namespace, s.name, uid, 2, 30);
+    (body.metadata as JsonObject).annotations = { 'deployment.kubernetes.io/revision': '12', [s.key]: value };
+    sink.emit({
+      at,
+      latency: sink.ms(5, 20),
+      actor: actors[i % 2],
+      verb: 'patch',
+      resource: 'deployments',
+      apiGroup: 'apps',
+      apiVersion: 'v1',
+      namespace: s.namespace,
+      name: s.name,
+      requestObject: { metadata: { annotations: { [s.key]: value } } },
+      responseObject: body,
+      code: 200,
+    });
+    times.push(at);
+    at += (s.periodSeconds * SEC) / 2;
+  }
+  const metadata = sink.level === 'Metadata';
+  return {
+    end: at,
+    truth: {
+      kind: 'field-fight',
+      namespace: s.namespace,
+      target: { apiGroup: 'apps', resource: 'deployments', name: s.name },
+      writers: [...s.writers].sort(),
+      mutators: [],
+      fields: metadata ? [] : [`metadata.annotations[${JSON.stringify(s.key)}]`],
+      // The first write establishes, the second changes; every later one restores.
+      count: metadata ? times.length - 1 : times.length - 2,
+      firstAt: fmtMicros(metadata ? times[1] : times[2]),
+      lastAt: fmtMicros(times[times.length - 1]),
+    },
+  };
+}
