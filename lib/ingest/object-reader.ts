@@ -6,6 +6,7 @@
 import type { AuditEvent } from '../model/audit';
 import type { FormatName, LogRecord } from '../model/record';
 import type { DecompressEvents } from './decompress';
+import { ByteVerdict, judgeAuditBytes } from './byte-relevance';
 import { irrelevantEvents, isRelevantAuditEvent, lacksRelevantWords, ONE_GKE_ENTRY } from './filter';
 import { Framer, type FrameSink } from './framing';
 import { decodeUtf8 } from './text';
@@ -264,9 +265,24 @@ export class ObjectReader implements FrameSink, DecompressEvents {
         return;
       }
     }
-    const text = decodeUtf8(buf, start, end);
     const last = this.lastAuditFormat;
-    if (this.opts.relevantOnly && last !== null && !this.fluent.active) {
+    let judged = false;
+    if (this.opts.relevantOnly && last !== null && !this.fluent.active && !MULTI_EVENT.has(last)) {
+      // Most lines are decided on their bytes, never decoded (byte-relevance.ts); the
+      // rest, and every line of a Fluent Bit file (its partial records must reach the
+      // joiner), go through the string pre-filter below.
+      const verdict = last === 'fluent-bit' ? ByteVerdict.Unsure : judgeAuditBytes(buf, start, end);
+      if (verdict === ByteVerdict.Irrelevant) {
+        this.prefiltered(
+          1,
+          via !== 'top' ? AUDIT_FORMAT[via] : last === 'gke-logentry' ? 'audit-jsonl' : last,
+        );
+        return;
+      }
+      judged = verdict === ByteVerdict.Parse;
+    }
+    const text = decodeUtf8(buf, start, end);
+    if (this.opts.relevantOnly && last !== null && !this.fluent.active && !judged) {
       // A Fluent Bit partial record must reach the joiner whatever its words.
       const partial = last === 'fluent-bit' && text.includes(PARTIAL_FLAG);
       const n = partial ? 0 : irrelevantEvents(text, MULTI_EVENT.has(last));

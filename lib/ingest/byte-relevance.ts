@@ -1,0 +1,529 @@
+// Relevance decided on the raw bytes of one audit line, before any string of it exists.
+//
+// Most lines of an audit log are reads, leases and other teams' writes; decoding each into
+// a string only to search it (the pre-filter of filter.ts) was a fifth of a gigabyte's
+// ingestion, and the strings' garbage more. kube-apiserver writes an event's keys in one
+// order, the ones relevance reads first: kind, apiVersion, level, auditID, stage,
+// requestURI, verb, user, sourceIPs, userAgent, objectRef, then the bodies. One pass over
+// those first few hundred bytes, tracking strings and nesting, finds the top-level verb,
+// user.username and every member of objectRef by position; the rules of isRelevantAuditEvent
+// (filter.ts) then run on them, unchanged. A line is rejected only when the rules reject
+// the event those bytes parse to; a line the rules keep is parsed without the string
+// pre-filter; anything unusual (whitespace, an escape in a value read, a container's key,
+// another layout) is left to the string path, which decides as before.
+//
+// One assumption, shared with the string pre-filter: keys after objectRef do not repeat
+// verb or objectRef (JSON.parse would take the last; kube-apiserver never writes a key twice).
+import { brokerOfPodName } from '../koperator/naming';
+import { isBuiltinPodController, isFightObjectWrite } from '../fights/relevance';
+
+export const enum ByteVerdict {
+  /** Not decided here: the string pre-filter and the parser decide. */
+  Unsure = 0,
+  /** An audit event the relevance rules reject: count it, never decode it. */
+  Irrelevant = 1,
+  /** An audit event the rules keep (or that needs its bodies): parse it. */
+  Parse = 2,
+}
+
+const QUOTE = 0x22;
+const BSLASH = 0x5c;
+const LBRACE = 0x7b;
+const RBRACE = 0x7d;
+const LBRACK = 0x5b;
+const RBRACK = 0x5d;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+
+/** How far into a line the head is searched for objectRef before the line is left to the string path. */
+const HEAD_LIMIT = 8192;
+
+const enum Key {
+  Other,
+  Kind,
+  AuditID,
+  Stage,
+  Verb,
+  User,
+  ObjectRef,
+  /** A key of a container (EventList, CloudWatch, GKE, AKS, Fluent Bit) or of a zap line. */
+  Container,
+}
+
+const enum RefKey {
+  Other,
+  Resource,
+  Subresource,
+  Name,
+  ApiGroup,
+}
+
+// --- small tokens (verbs, resources, names, users) as strings, without a C++ call each ---
+
+const TOKEN_SLOTS = 4096;
+const tokenHash = new Int32Array(TOKEN_SLOTS);
+const tokenText: (string | null)[] = new Array<string | null>(TOKEN_SLOTS).fill(null);
+const MAX_TOKEN = 253;
+
+/**
+ * The string of bytes [from, to), all ASCII (the caller checked), from a small cache
+ * keyed by a hash of the bytes and verified against them: the same few verbs, resources
+ * and users are most of a log's tokens.
+ */
+function token(buf: Buffer, from: number, to: number): string {
+  let h = 0x811c9dc5 | 0;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ buf[i], 0x01000193);
+  const slot = (h ^ (h >>> 15)) & (TOKEN_SLOTS - 1);
+  const known = tokenText[slot];
+  if (known !== null && tokenHash[slot] === h && known.length === to - from) {
+    let same = true;
+    for (let i = 0; i < known.length; i++) {
+      if (known.charCodeAt(i) !== buf[from + i]) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return known;
+  }
+  const s = buf.toString('latin1', from, to);
+  tokenHash[slot] = h;
+  tokenText[slot] = s;
+  return s;
+}
+
+// --- the scan's results, kept in module state: no allocation per line ---
+
+let verbFrom = -1;
+let verbTo = -1;
+/** user.username's bytes, read only for the one rule that needs it (-1: none). */
+let userFrom = -1;
+let userTo = -1;
+let userSeen = false;
+let hasAuditID = false;
+let hasStage = false;
+let refSeen = false;
+let refResource = -1;
+let refResourceTo = -1;
+let refSub = -1;
+let refSubTo = -1;
+let refName = -1;
+let refNameTo = -1;
+let refGroup = -1;
+let refGroupTo = -1;
+
+function keyOf(buf: Buffer, from: number, len: number): Key {
+  const c = buf[from];
+  switch (len) {
+    case 3: // log, msg
+      return (c === 0x6c && buf[from + 1] === 0x6f && buf[from + 2] === 0x67) ||
+        (c === 0x6d && buf[from + 1] === 0x73 && buf[from + 2] === 0x67)
+        ? Key.Container
+        : Key.Other;
+    case 4:
+      if (c === 0x6b && buf[from + 1] === 0x69 && buf[from + 2] === 0x6e && buf[from + 3] === 0x64)
+        return Key.Kind;
+      if (c === 0x76 && buf[from + 1] === 0x65 && buf[from + 2] === 0x72 && buf[from + 3] === 0x62)
+        return Key.Verb;
+      if (c === 0x75 && buf[from + 1] === 0x73 && buf[from + 2] === 0x65 && buf[from + 3] === 0x72)
+        return Key.User;
+      // date: Fluent Bit's wrapper key (object-reader.ts names those records apart).
+      if (c === 0x64 && buf[from + 1] === 0x61 && buf[from + 2] === 0x74 && buf[from + 3] === 0x65)
+        return Key.Container;
+      return Key.Other;
+    case 5: // stage, items
+      if (is(buf, from, STAGE)) return Key.Stage;
+      return is(buf, from, ITEMS) ? Key.Container : Key.Other;
+    case 7:
+      return is(buf, from, AUDIT_ID) ? Key.AuditID : Key.Other;
+    case 9: // objectRef, logEvents
+      if (is(buf, from, OBJECT_REF)) return Key.ObjectRef;
+      return is(buf, from, LOG_EVENTS) ? Key.Container : Key.Other;
+    case 10:
+      return is(buf, from, PROPERTIES) ? Key.Container : Key.Other;
+    case 11:
+      return is(buf, from, MESSAGE_TYPE) ? Key.Container : Key.Other;
+    case 12:
+      return is(buf, from, PROTO_PAYLOAD) ? Key.Container : Key.Other;
+    default:
+      return Key.Other;
+  }
+}
+
+const STAGE = Buffer.from('stage');
+const ITEMS = Buffer.from('items');
+const AUDIT_ID = Buffer.from('auditID');
+const OBJECT_REF = Buffer.from('objectRef');
+const LOG_EVENTS = Buffer.from('logEvents');
+const PROPERTIES = Buffer.from('properties');
+const MESSAGE_TYPE = Buffer.from('messageType');
+const PROTO_PAYLOAD = Buffer.from('protoPayload');
+const RESOURCE = Buffer.from('resource');
+const SUBRESOURCE = Buffer.from('subresource');
+const API_GROUP = Buffer.from('apiGroup');
+const USERNAME = Buffer.from('username');
+const EVENT = Buffer.from('Event');
+
+function is(buf: Buffer, from: number, word: Buffer): boolean {
+  for (let i = 0; i < word.length; i++) if (buf[from + i] !== word[i]) return false;
+  return true;
+}
+
+/** The closing quote of the string whose content starts at `i`, escapes honoured; -1 if none before `end`. */
+function stringEnd(buf: Buffer, i: number, end: number): number {
+  for (; i < end; i++) {
+    const b = buf[i];
+    if (b === QUOTE) return i;
+    if (b === BSLASH) i++;
+  }
+  return -1;
+}
+
+/** The closing quote of a string that must hold no escape and only ASCII; -1 otherwise. */
+function plainEnd(buf: Buffer, i: number, end: number): number {
+  for (; i < end; i++) {
+    const b = buf[i];
+    if (b === QUOTE) return i;
+    if (b === BSLASH || b >= 0x80) return -1;
+  }
+  return -1;
+}
+
+/** The position after the JSON value starting at `i` (any type), -1 when it does not end before `end`. */
+function valueEnd(buf: Buffer, i: number, end: number): number {
+  const c = buf[i];
+  if (c === QUOTE) {
+    const q = stringEnd(buf, i + 1, end);
+    return q < 0 ? -1 : q + 1;
+  }
+  if (c === LBRACE || c === LBRACK) {
+    let depth = 0;
+    for (; i < end; i++) {
+      const b = buf[i];
+      if (b === QUOTE) {
+        i = stringEnd(buf, i + 1, end);
+        if (i < 0) return -1;
+      } else if (b === LBRACE || b === LBRACK) {
+        depth++;
+      } else if (b === RBRACE || b === RBRACK) {
+        if (--depth === 0) return i + 1;
+      }
+    }
+    return -1;
+  }
+  // A number, true, false or null: up to the next delimiter.
+  for (; i < end; i++) {
+    const b = buf[i];
+    if (b === COMMA || b === RBRACE || b === RBRACK) return i;
+    if (b === QUOTE || b === LBRACE || b === LBRACK || b <= 0x20) return -1;
+  }
+  return -1;
+}
+
+/**
+ * objectRef's members from `i` (its `{`): every value a plain string or absent (a
+ * repeated key overwrites, as JSON.parse does). The position after its `}`, or -1 for
+ * anything else, which leaves the line to the string path.
+ */
+function readObjectRef(buf: Buffer, i: number, end: number): number {
+  refSeen = true;
+  refResource = refSub = refName = refGroup = -1;
+  i++;
+  if (buf[i] === RBRACE) return i + 1;
+  for (;;) {
+    if (buf[i] !== QUOTE) return -1;
+    const kq = plainEnd(buf, i + 1, end);
+    if (kq < 0 || buf[kq + 1] !== COLON) return -1;
+    const klen = kq - i - 1;
+    let k = RefKey.Other;
+    if (klen === 8 && is(buf, i + 1, RESOURCE)) k = RefKey.Resource;
+    else if (klen === 11 && is(buf, i + 1, SUBRESOURCE)) k = RefKey.Subresource;
+    else if (
+      klen === 4 &&
+      buf[i + 1] === 0x6e &&
+      buf[i + 2] === 0x61 &&
+      buf[i + 3] === 0x6d &&
+      buf[i + 4] === 0x65
+    )
+      k = RefKey.Name;
+    else if (klen === 8 && is(buf, i + 1, API_GROUP)) k = RefKey.ApiGroup;
+    const v = kq + 2;
+    if (buf[v] !== QUOTE) return -1;
+    const vq = plainEnd(buf, v + 1, end);
+    if (vq < 0 || vq - v - 1 > MAX_TOKEN) return -1;
+    if (k === RefKey.Resource) {
+      refResource = v + 1;
+      refResourceTo = vq;
+    } else if (k === RefKey.Subresource) {
+      refSub = v + 1;
+      refSubTo = vq;
+    } else if (k === RefKey.Name) {
+      refName = v + 1;
+      refNameTo = vq;
+    } else if (k === RefKey.ApiGroup) {
+      refGroup = v + 1;
+      refGroupTo = vq;
+    }
+    i = vq + 1;
+    if (buf[i] === RBRACE) return i + 1;
+    if (buf[i] !== COMMA) return -1;
+    i++;
+  }
+}
+
+/** user's `username` (other members skipped whatever their type); -1 for an unusual layout. */
+function readUser(buf: Buffer, i: number, end: number): number {
+  userSeen = true;
+  userFrom = -1;
+  i++;
+  if (buf[i] === RBRACE) return i + 1;
+  for (;;) {
+    if (buf[i] !== QUOTE) return -1;
+    const kq = plainEnd(buf, i + 1, end);
+    if (kq < 0 || buf[kq + 1] !== COLON) return -1;
+    const v = kq + 2;
+    if (kq - i - 1 === 8 && is(buf, i + 1, USERNAME)) {
+      if (buf[v] !== QUOTE) return -1;
+      const vq = plainEnd(buf, v + 1, end);
+      if (vq < 0 || vq - v - 1 > MAX_TOKEN) return -1;
+      userFrom = v + 1;
+      userTo = vq;
+      i = vq + 1;
+    } else {
+      i = valueEnd(buf, v, end);
+      if (i < 0) return -1;
+    }
+    if (buf[i] === RBRACE) return i + 1;
+    if (buf[i] !== COMMA) return -1;
+    i++;
+  }
+}
+
+/**
+ * The next occurrence of a needle at or after a position of a buffer, remembered: the
+ * lines of one buffer (a decompressed chunk) ask in increasing order, so each needle costs
+ * one native search per occurrence, not one per line (each of which would cross into C++
+ * and, for a line without the needle, scan on into the lines after it).
+ */
+class NextOf {
+  private buf: Buffer | null = null;
+  private from = 0;
+  private at = -1;
+
+  constructor(private readonly needle: Buffer) {}
+
+  find(buf: Buffer, from: number): number {
+    if (buf !== this.buf || from < this.from || (this.at >= 0 && this.at < from)) {
+      this.buf = buf;
+      this.from = from;
+      this.at = buf.indexOf(this.needle, from);
+    }
+    return this.at;
+  }
+}
+
+const OBJECT_REF_KEY = Buffer.from(',"objectRef":{');
+const objectRefKey = new NextOf(OBJECT_REF_KEY.subarray(4));
+
+const KUBE_OPEN = Buffer.from('{"kind":"Event","apiVersion":"audit.k8s.io/v1","level":"');
+const KUBE_AUDIT_ID = Buffer.from('","auditID":"');
+const KUBE_STAGE = Buffer.from('","stage":"');
+const KUBE_URI = Buffer.from('","requestURI":"');
+const KUBE_VERB = Buffer.from('","verb":"');
+const KUBE_USER = Buffer.from('","user":{"username":"');
+
+/**
+ * kube-apiserver's head read as the template it is, key after key without looking keys
+ * up (the general walk below costs twice as much): the position of objectRef's key, with
+ * verb, username, auditID and stage noted, or -1 for any other layout.
+ */
+function kubeHead(buf: Buffer, start: number, limit: number): number {
+  if (!is(buf, start, KUBE_OPEN)) return -1;
+  let q = plainEnd(buf, start + KUBE_OPEN.length, limit);
+  if (q < 0 || !is(buf, q, KUBE_AUDIT_ID)) return -1;
+  let v = q + KUBE_AUDIT_ID.length;
+  q = plainEnd(buf, v, limit);
+  if (q <= v || !is(buf, q, KUBE_STAGE)) return -1;
+  v = q + KUBE_STAGE.length;
+  q = plainEnd(buf, v, limit);
+  if (q <= v || !is(buf, q, KUBE_URI)) return -1;
+  q = stringEnd(buf, q + KUBE_URI.length, limit);
+  if (q < 0 || !is(buf, q, KUBE_VERB)) return -1;
+  v = q + KUBE_VERB.length;
+  q = plainEnd(buf, v, limit);
+  if (q <= v || q - v > MAX_TOKEN || !is(buf, q, KUBE_USER)) return -1;
+  verbFrom = v;
+  verbTo = q;
+  v = q + KUBE_USER.length;
+  q = plainEnd(buf, v, limit);
+  if (q < 0 || q - v > MAX_TOKEN) return -1;
+  const at = objectRefKey.find(buf, q + 4) - 4;
+  if (at <= q || at >= limit || !is(buf, at, OBJECT_REF_KEY)) return -1;
+  hasAuditID = hasStage = true;
+  userSeen = true;
+  userFrom = v;
+  userTo = q;
+  return at + 1;
+}
+
+/**
+ * Walks the top-level members of the object at `start` up to and including objectRef
+ * (or to its end). False when the layout is not one this can read exactly.
+ */
+function scanHead(buf: Buffer, start: number, end: number): boolean {
+  verbFrom = -1;
+  userSeen = false;
+  userFrom = -1;
+  hasAuditID = false;
+  hasStage = false;
+  refSeen = false;
+  if (buf[start] !== LBRACE) return false;
+  const limit = Math.min(end, start + HEAD_LIMIT);
+  let i = kubeHead(buf, start, limit);
+  if (i < 0) {
+    verbFrom = -1;
+    userSeen = false;
+    userFrom = -1;
+    hasAuditID = hasStage = false;
+    i = start + 1;
+  }
+  for (;;) {
+    if (buf[i] !== QUOTE) return false;
+    // A key spelled with an escape could be any key once parsed: not read here.
+    const kq = plainEnd(buf, i + 1, limit);
+    if (kq < 0 || buf[kq + 1] !== COLON) return false;
+    const key = keyOf(buf, i + 1, kq - i - 1);
+    const v = kq + 2;
+    switch (key) {
+      case Key.Container:
+        return false;
+      case Key.Kind: {
+        // An EventList is a container; only an Event (or no kind) is one event.
+        if (buf[v] !== QUOTE) return false;
+        const vq = stringEnd(buf, v + 1, limit);
+        if (vq !== v + 6 || !is(buf, v + 1, EVENT)) return false;
+        i = vq + 1;
+        break;
+      }
+      case Key.AuditID:
+      case Key.Stage: {
+        // Required strings (toAuditEvent); a non-empty value, as str() wants.
+        if (buf[v] !== QUOTE || buf[v + 1] === QUOTE) return false;
+        const vq = stringEnd(buf, v + 1, limit);
+        if (vq < 0) return false;
+        if (key === Key.AuditID) hasAuditID = true;
+        else hasStage = true;
+        i = vq + 1;
+        break;
+      }
+      case Key.Verb: {
+        if (buf[v] !== QUOTE) return false;
+        const vq = plainEnd(buf, v + 1, limit);
+        if (vq < 0 || vq === v + 1 || vq - v - 1 > MAX_TOKEN) return false;
+        verbFrom = v + 1;
+        verbTo = vq;
+        i = vq + 1;
+        break;
+      }
+      case Key.User: {
+        if (buf[v] !== LBRACE) return false;
+        // kube-apiserver's layout: username first, then groups, extra, sourceIPs and the
+        // user agent, hundreds of bytes nothing here reads. The objectRef after them is
+        // found by one search of the buffer shared by all its lines (as the string
+        // pre-filter finds it: the first `"objectRef":{` is the event's own).
+        const un = v + 1;
+        if (
+          buf[un] === QUOTE &&
+          is(buf, un + 1, USERNAME) &&
+          buf[un + 9] === QUOTE &&
+          buf[un + 10] === COLON
+        ) {
+          const q = un + 11;
+          const vq = buf[q] === QUOTE ? plainEnd(buf, q + 1, limit) : -1;
+          // Searched from its fourth byte (`j`, rare in JSON) then checked whole: a search
+          // for a needle that starts with a comma stops at every comma (measured: 40 % slower).
+          const at = vq >= 0 && vq - q - 1 <= MAX_TOKEN ? objectRefKey.find(buf, vq + 4) - 4 : -1;
+          if (at > vq && at < limit && is(buf, at, OBJECT_REF_KEY)) {
+            userSeen = true;
+            userFrom = q + 1;
+            userTo = vq;
+            i = at + 1;
+            continue;
+          }
+        }
+        i = readUser(buf, v, limit);
+        if (i < 0) return false;
+        break;
+      }
+      case Key.ObjectRef:
+        if (buf[v] !== LBRACE) return false;
+        i = readObjectRef(buf, v, limit);
+        if (i < 0) return false;
+        break;
+      default:
+        i = valueEnd(buf, v, limit);
+        if (i < 0) return false;
+    }
+    const c = buf[i];
+    if (key === Key.ObjectRef && (c === COMMA || c === RBRACE)) return true;
+    // The whole object was read: it must end the line.
+    if (c === RBRACE) return i === end - 1;
+    if (c !== COMMA) return false;
+    i++;
+  }
+}
+
+const READ_VERBS: ReadonlySet<string> = new Set(['get', 'list', 'watch']);
+const BROKER_CONFIG_NAME = /-config-\d+$/;
+const AFKA = Buffer.from('afka');
+const BROKER_ID = Buffer.from('brokerId');
+const UNICODE_ESCAPE = Buffer.from('\\u');
+
+/**
+ * The relevance of one lone audit event from its bytes [start, end) (a framed JSON line):
+ * isRelevantAuditEvent's answer where the bytes show it exactly, Unsure elsewhere.
+ */
+export function judgeAuditBytes(buf: Buffer, start: number, end: number): ByteVerdict {
+  if (!scanHead(buf, start, end)) return ByteVerdict.Unsure;
+  // Not an audit event by toAuditEvent's first checks (or not read yet): the parser says why.
+  if (!hasAuditID || !hasStage || verbFrom < 0) return ByteVerdict.Unsure;
+  const verb = token(buf, verbFrom, verbTo);
+  if (READ_VERBS.has(verb)) return ByteVerdict.Irrelevant;
+  if (!refSeen || refResource < 0) return ByteVerdict.Irrelevant;
+  const resource = token(buf, refResource, refResourceTo);
+  const sub = refSub >= 0 && refSubTo > refSub ? token(buf, refSub, refSubTo) : null;
+  switch (resource) {
+    case 'kafkaclusters':
+      return sub === null ? ByteVerdict.Parse : ByteVerdict.Irrelevant;
+    case 'configmaps':
+      return refName >= 0 && BROKER_CONFIG_NAME.test(token(buf, refName, refNameTo))
+        ? ByteVerdict.Parse
+        : ByteVerdict.Irrelevant;
+    case 'pods':
+      return podVerdict(buf, verb, sub, start, end);
+    default: {
+      const group = refGroup >= 0 ? token(buf, refGroup, refGroupTo) : null;
+      return isFightObjectWrite(verb, resource, sub, group) ? ByteVerdict.Parse : ByteVerdict.Irrelevant;
+    }
+  }
+}
+
+/** isForeignPodWrite (filter.ts) on the bytes: Irrelevant only for a foreign pod's write. */
+function podVerdict(buf: Buffer, verb: string, sub: string | null, start: number, end: number): ByteVerdict {
+  if (refName < 0 || verb === 'create') return ByteVerdict.Parse;
+  if (verb === 'delete' && sub === null) {
+    // The user is read before objectRef; a layout with it later is left to the string path.
+    if (!userSeen) return ByteVerdict.Unsure;
+    if (!isBuiltinPodController(userFrom < 0 ? 'undefined' : token(buf, userFrom, userTo)))
+      return ByteVerdict.Parse;
+  }
+  if (brokerOfPodName(token(buf, refName, refNameTo)) !== null) return ByteVerdict.Parse;
+  // mayBeKoperatorPod of both bodies, as the string pre-filter proves it: every label,
+  // owner and API group it looks for spells `kafka`/`Kafka` or `brokerId`, and no escape
+  // could spell them otherwise.
+  // Searched within the line's own view: a search of the whole buffer would run on to the
+  // next kafka line, which may be the end of the chunk.
+  const line = buf.subarray(start, end);
+  return line.includes(AFKA) || line.includes(BROKER_ID) || line.includes(UNICODE_ESCAPE)
+    ? ByteVerdict.Parse
+    : ByteVerdict.Irrelevant;
+}
