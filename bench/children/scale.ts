@@ -10,7 +10,9 @@
 // so heapAfterFacts is a lower bound for the facts and the analysis's own cost is the delta.
 import { createHash } from 'crypto';
 import { Readable } from 'stream';
-import { analyzeFacts } from '../../lib/analyze';
+import { analyzeFacts, streamFindings } from '../../lib/analyze';
+import { epochMicros } from '../../lib/analyze/time';
+import type { Loop, Recreation } from '../../lib/model/findings';
 import { defaultAnalysisOptions } from '../../lib/analyze/options';
 import { projectRecord } from '../../lib/facts/project';
 import { FactStore } from '../../lib/facts/store';
@@ -127,7 +129,14 @@ function heapMB(): number {
   return usedMB();
 }
 
-async function main(total: number): Promise<void> {
+/**
+ * `stream`: the recreations are digested as the analysis hands them out and not held (what a
+ * streaming report writer holds); `hold`: analyzeFacts' arrays, as the CLI holds them. Both
+ * print the same digest for the same findings.
+ */
+type Mode = 'stream' | 'hold';
+
+async function main(total: number, mode: Mode): Promise<void> {
   const tpl = oneIncarnation(await templateFacts());
   const b0 = Date.now();
   const facts = build(total, tpl);
@@ -137,13 +146,28 @@ async function main(total: number): Promise<void> {
   // Samples the heap while the (synchronous) analysis runs would need a worker; sample
   // right after instead, before its result is dropped, plus RSS for the true peak.
   const a0 = Date.now();
-  const result = analyzeFacts(facts, defaultAnalysisOptions());
+  const digest = new FindingsDigest();
+  let loops: Loop[];
+  let recreations: number;
+  if (mode === 'hold') {
+    const result = analyzeFacts(facts, defaultAnalysisOptions());
+    for (const r of result.recreations) digest.add(r);
+    loops = result.loops;
+    recreations = result.recreations.length;
+    heapPeakMB = Math.max(heapPeakMB, usedMB());
+  } else {
+    const result = streamFindings(facts, defaultAnalysisOptions(), (r) => digest.add(r));
+    loops = result.loops;
+    recreations = result.recreations;
+    heapPeakMB = Math.max(heapPeakMB, usedMB());
+  }
   const analyzeSeconds = (Date.now() - a0) / 1000;
-  heapPeakMB = Math.max(heapPeakMB, usedMB());
+  const resultSha1 = digest.finish(loops);
   // What the analysis keeps (its result and any caches) once its garbage is collected.
   const heapAfterAnalysisMB = heapMB();
   const out = {
     incarnations: total,
+    mode,
     facts: facts.size,
     buildSeconds,
     analyzeSeconds,
@@ -152,23 +176,51 @@ async function main(total: number): Promise<void> {
     heapPeakMB,
     heapAfterAnalysisMB,
     analysisKBPerIncarnation: ((heapAfterAnalysisMB - heapAfterFactsMB) * 1024) / total,
-    recreations: result.recreations.length,
-    loops: result.loops.length,
-    resultSha1: resultHash(result),
+    recreations,
+    loops: loops.length,
+    resultSha1,
     maxRssKB: process.resourceUsage().maxRSS,
   };
   process.stdout.write(`${JSON.stringify(out)}\n`);
 }
 
-/** A digest of the findings, so a faster analysis can show it found exactly the same. */
-function resultHash(result: ReturnType<typeof analyzeFacts>): string {
-  const h = createHash('sha1');
-  for (const r of result.recreations) h.update(JSON.stringify(r));
-  h.update(JSON.stringify(result.loops));
-  return h.digest('hex').slice(0, 16);
+/**
+ * A digest of the findings, so a faster analysis can show it found exactly the same: the
+ * SHA-1 of each recreation's JSON, taken in deletion-time order (stable, as analyzeFacts
+ * sorts), then the loops. 28 bytes per recreation, whichever order they arrive in.
+ */
+class FindingsDigest {
+  private at: number[] = [];
+  private shas = Buffer.alloc(20 * 1024);
+  private n = 0;
+
+  add(r: Recreation): void {
+    if ((this.n + 1) * 20 > this.shas.length) {
+      const bigger = Buffer.alloc(this.shas.length * 2);
+      this.shas.copy(bigger);
+      this.shas = bigger;
+    }
+    createHash('sha1')
+      .update(JSON.stringify(r))
+      .digest()
+      .copy(this.shas, this.n * 20);
+    this.at.push(epochMicros(r.deletedPod.deletedAt));
+    this.n++;
+  }
+
+  finish(loops: Loop[]): string {
+    const order = Array.from({ length: this.n }, (_, i) => i);
+    order.sort((a, b) => this.at[a] - this.at[b] || a - b);
+    const h = createHash('sha1');
+    for (const i of order) h.update(this.shas.subarray(i * 20, i * 20 + 20));
+    h.update(JSON.stringify(loops));
+    return h.digest('hex').slice(0, 16);
+  }
 }
 
-main(Number(process.argv[2] ?? '1000')).catch((e: unknown) => {
+const mode = process.argv[3] ?? 'stream';
+if (mode !== 'stream' && mode !== 'hold') throw new Error(`mode ${mode}: stream or hold`);
+main(Number(process.argv[2] ?? '1000'), mode).catch((e: unknown) => {
   process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
   process.exit(1);
 });

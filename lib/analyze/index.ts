@@ -4,7 +4,7 @@ import type { Fact, OperatorFact, PodWriteFact } from '../model/facts';
 import { FactStore } from '../facts/store';
 import type { Loop, Recreation } from '../model/findings';
 import { classifyDeletion } from './classify';
-import { findLoops } from './loops';
+import { findLoops, type LoopInput } from './loops';
 import type { AnalysisOptions } from './options';
 import { sortByKey } from './sort-by-key';
 import { compareTimes, epochMicros } from './time';
@@ -17,43 +17,101 @@ export interface AnalysisResult {
 }
 
 export function analyzeFacts(facts: Fact[] | FactStore, opts: AnalysisOptions): AnalysisResult {
+  const recreations: Recreation[] = [];
+  const { loops } = streamFindings(facts, opts, (r) => recreations.push(r));
+  // Stable: recreations of the same instant keep the order they were found in.
+  sortByKey(recreations, (r) => epochMicros(r.deletedPod.deletedAt));
+  return { recreations, loops };
+}
+
+/**
+ * The analysis with its recreations handed to `onRecreation` as each broker is classified
+ * (in that order, not by time: a caller that wants them by time sorts them, stably, by
+ * deletion time, as analyzeFacts does), so a day of a fleet need not hold a million finding
+ * objects. Loops are found at the end on what they read of every recreation (a few shared
+ * strings each), exactly as analyzeFacts finds them.
+ */
+export function streamFindings(
+  facts: Fact[] | FactStore,
+  opts: AnalysisOptions,
+  onRecreation: (r: Recreation) => void,
+): { loops: Loop[]; recreations: number } {
   const store = facts instanceof FactStore ? facts : FactStore.of(facts);
   const split = partitionFacts(store);
   const configured = opts.operatorUsers ?? [];
-  const operatorUsers = new Set(configured.length > 0 ? configured : split.learnedUsers);
+  const learn = configured.length === 0;
   const cluster: ClusterFacts = {
     kafkaClusterWrites: split.kafkaClusterWrites,
     configMapWrites: split.configMapWrites,
-    operatorUsers,
+    operatorUsers: new Set(configured.length > 0 ? configured : split.learnedUsers),
   };
-  let recreations: Recreation[] = [];
-  // One broker's objects at a time: the facts of a fleet's day are built as objects only
-  // while their broker is classified. A part whose operator lines confirm a user not known
-  // before changes which pods count as the operator's in parts already done: start over
-  // with the larger set (users are few, so this happens once or twice at most).
-  for (let done = 0; done < split.parts.length; done++) {
-    const part = split.parts[done];
-    const known = operatorUsers.size;
-    const incarnations = assembleIncarnations(
-      part.pods.map((i) => store.fact(i) as PodWriteFact),
-      part.lines.map((i) => store.fact(i) as OperatorFact),
+  const operatorUsers = cluster.operatorUsers;
+  const assemble = (i: number) => {
+    const part = split.parts[i];
+    return assembleIncarnations(
+      part.pods.map((j) => store.fact(j) as PodWriteFact),
+      part.lines.map((j) => store.fact(j) as OperatorFact),
       operatorUsers,
-      configured.length === 0,
+      learn,
     );
-    if (operatorUsers.size > known && done > 0) {
-      recreations = [];
-      done = -1;
-      continue;
+  };
+  // A part whose operator lines confirm a user not known before changes which pods count as
+  // the operator's in parts already done: the analysis is that of the last pass over the
+  // parts, the one no part restarts. Which users it starts with is found first, by
+  // assembling alone (users are few, so this restarts once or twice at most), so that no
+  // recreation is handed out that a restart would take back.
+  if (learn) {
+    let start = [...operatorUsers];
+    for (let done = 0; done < split.parts.length; done++) {
+      const known = operatorUsers.size;
+      assemble(done);
+      if (operatorUsers.size > known && done > 0) {
+        start = [...operatorUsers];
+        done = -1;
+      }
     }
-    classifyBrokers(incarnations, cluster, opts, recreations);
+    operatorUsers.clear();
+    for (const u of start) operatorUsers.add(u);
   }
-  sortByKey(recreations, (r) => epochMicros(r.deletedPod.deletedAt));
-  const kept = recreations.filter((r) => inScope(r, opts));
+  const forLoops: LoopInput[] = [];
+  const shared = new Map<string, LoopInput['fields']>();
+  let kept = 0;
+  for (let done = 0; done < split.parts.length; done++) {
+    const known = operatorUsers.size;
+    const incarnations = assemble(done);
+    if (operatorUsers.size > known && done > 0) throw new Error('operator users changed on the final pass');
+    classifyBrokers(incarnations, cluster, opts, (r) => {
+      forLoops.push(loopInput(r, shared));
+      if (!inScope(r, opts)) return;
+      kept++;
+      onRecreation(r);
+    });
+  }
+  sortByKey(forLoops, (r) => epochMicros(r.deletedPod.deletedAt));
   // Loops are found on every recreation, then scoped, so a window edge does not split a loop's count.
-  const loops = findLoops(recreations, operatorUsers, split.newestAt, opts).filter((l) =>
+  const loops = findLoops(forLoops, operatorUsers, split.newestAt, opts).filter((l) =>
     inScope({ ...l, deletedPod: { deletedAt: l.lastAt } }, opts),
   );
-  return { recreations: kept, loops };
+  return { loops, recreations: kept };
+}
+
+/** A recreation as findLoops reads it; its fields' paths and mutators shared between equal lists. */
+function loopInput(r: Recreation, shared: Map<string, LoopInput['fields']>): LoopInput {
+  let key = '';
+  for (const f of r.fields) key += `${f.path}\u0000${f.by ?? ''}\u0001`;
+  let fields = shared.get(key);
+  if (fields === undefined) {
+    fields = r.fields.map((f) => ({ path: f.path, by: f.by }));
+    shared.set(key, fields);
+  }
+  return {
+    namespace: r.namespace,
+    kafkaCluster: r.kafkaCluster,
+    brokerId: r.brokerId,
+    deletedPod: { deletedAt: r.deletedPod.deletedAt, deletedBy: r.deletedPod.deletedBy },
+    classification: r.classification,
+    fields,
+  };
 }
 
 /** Classifies every deletion of the given broker pods, each against its broker's next pod. */
@@ -61,7 +119,7 @@ function classifyBrokers(
   incarnations: Incarnation[],
   cluster: ClusterFacts,
   opts: AnalysisOptions,
-  out: Recreation[],
+  out: (r: Recreation) => void,
 ): void {
   const byBroker = new Map<string, Incarnation[]>();
   for (const inc of incarnations) {
@@ -78,7 +136,7 @@ function classifyBrokers(
     for (const inc of ordered) {
       if (!inc.deletion) continue;
       const successor = successorOf(inc, created, createdAt);
-      out.push(classifyDeletion(inc, successor, cluster, opts));
+      out(classifyDeletion(inc, successor, cluster, opts));
     }
   }
 }

@@ -1,19 +1,25 @@
 // Loops (findings-contract.md): at least `loopMinCount` consecutive recreations of one
 // broker, each initiated by the operator, none more than `loopMaxGapSeconds` after the
 // previous one. A deletion by anyone else ends the run.
-import type { Classification, Loop, Recreation } from '../model/findings';
+import type { Classification, DeletedPod, FieldChange, Loop, Recreation } from '../model/findings';
 import { loopRecommendation } from '../koperator/recommendation';
 import type { AnalysisOptions } from './options';
 import { sortByKey } from './sort-by-key';
 import { compareTimes, epochMicros, secondsBetween } from './time';
 
+/** What a loop is found on: the recreation less its pods' details and its fields' values. */
+export type LoopInput = Pick<Recreation, 'namespace' | 'kafkaCluster' | 'brokerId' | 'classification'> & {
+  deletedPod: Pick<DeletedPod, 'deletedAt' | 'deletedBy'>;
+  fields: ReadonlyArray<Pick<FieldChange, 'path' | 'by'>>;
+};
+
 export function findLoops(
-  recreations: Recreation[],
+  recreations: readonly LoopInput[],
   operatorUsers: Set<string>,
   newestAt: string,
   opts: AnalysisOptions,
 ): Loop[] {
-  const byBroker = new Map<string, Recreation[]>();
+  const byBroker = new Map<string, LoopInput[]>();
   for (const r of recreations) {
     const k = `${r.namespace}\u0000${r.kafkaCluster}\u0000${r.brokerId}`;
     const list = byBroker.get(k) ?? [];
@@ -23,7 +29,7 @@ export function findLoops(
   const loops: Loop[] = [];
   for (const list of byBroker.values()) {
     sortByKey(list, (r) => epochMicros(r.deletedPod.deletedAt));
-    let run: Recreation[] = [];
+    let run: LoopInput[] = [];
     const flush = () => {
       if (run.length >= opts.loopMinCount) loops.push(toLoop(run, newestAt));
       run = [];
@@ -44,7 +50,7 @@ export function findLoops(
   return loops.sort((a, b) => compareTimes(a.firstAt, b.firstAt));
 }
 
-function toLoop(run: Recreation[], newestAt: string): Loop {
+function toLoop(run: LoopInput[], newestAt: string): Loop {
   const first = run[0];
   const last = run[run.length - 1];
   const gaps: number[] = [];
