@@ -18,7 +18,13 @@ export interface AnalysisResult {
 
 export function analyzeFacts(facts: Fact[] | FactStore, opts: AnalysisOptions): AnalysisResult {
   const recreations: Recreation[] = [];
-  const { loops } = streamFindings(facts, opts, (r) => recreations.push(r));
+  // Holding them all anyway, it may take back what a restart (below) undoes.
+  const { loops } = analyze(
+    facts,
+    opts,
+    (r) => recreations.push(r),
+    () => (recreations.length = 0),
+  );
   // Stable: recreations of the same instant keep the order they were found in.
   sortByKey(recreations, (r) => epochMicros(r.deletedPod.deletedAt));
   return { recreations, loops };
@@ -35,6 +41,19 @@ export function streamFindings(
   facts: Fact[] | FactStore,
   opts: AnalysisOptions,
   onRecreation: (r: Recreation) => void,
+): { loops: Loop[]; recreations: number } {
+  return analyze(facts, opts, onRecreation, null);
+}
+
+/**
+ * `onRestart` null: nothing handed out may be taken back, so the users of the final pass
+ * are found first; otherwise a restart calls it and starts over.
+ */
+function analyze(
+  facts: Fact[] | FactStore,
+  opts: AnalysisOptions,
+  onRecreation: (r: Recreation) => void,
+  onRestart: (() => void) | null,
 ): { loops: Loop[]; recreations: number } {
   const store = facts instanceof FactStore ? facts : FactStore.of(facts);
   const split = partitionFacts(store);
@@ -60,7 +79,7 @@ export function streamFindings(
   // parts, the one no part restarts. Which users it starts with is found first, by
   // assembling alone (users are few, so this restarts once or twice at most), so that no
   // recreation is handed out that a restart would take back.
-  if (learn) {
+  if (learn && onRestart === null) {
     let start = [...operatorUsers];
     for (let done = 0; done < split.parts.length; done++) {
       const known = operatorUsers.size;
@@ -73,12 +92,19 @@ export function streamFindings(
     operatorUsers.clear();
     for (const u of start) operatorUsers.add(u);
   }
-  const forLoops = new LoopInputs();
+  let forLoops = new LoopInputs();
   let kept = 0;
   for (let done = 0; done < split.parts.length; done++) {
     const known = operatorUsers.size;
     const incarnations = assemble(done);
-    if (operatorUsers.size > known && done > 0) throw new Error('operator users changed on the final pass');
+    if (operatorUsers.size > known && done > 0) {
+      if (onRestart === null) throw new Error('operator users changed on the final pass');
+      onRestart();
+      forLoops = new LoopInputs();
+      kept = 0;
+      done = -1;
+      continue;
+    }
     classifyBrokers(incarnations, cluster, opts, (r) => {
       forLoops.add(r);
       if (!inScope(r, opts)) return;
