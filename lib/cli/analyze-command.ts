@@ -143,13 +143,20 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
   });
   if (values.out) await fs.writeFile(values.out, report);
   else io.stdout.write(report);
-  io.stderr.write(summaryLine(doc.summary, doc.recreations.length, doc.loops.length));
+  io.stderr.write(
+    summaryLine(doc.summary, doc.recreations.length, doc.loops.length, doc.fights?.length ?? 0),
+  );
   return 0;
 }
 
-function summaryLine(summary: Record<string, unknown>, recreations: number, loops: number): string {
+function summaryLine(
+  summary: Record<string, unknown>,
+  recreations: number,
+  loops: number,
+  fights: number,
+): string {
   const n = (k: string) => (typeof summary[k] === 'number' ? (summary[k] as number) : undefined);
-  const parts = [`${recreations} recreation(s)`, `${loops} loop(s)`];
+  const parts = [`${recreations} recreation(s)`, `${loops} loop(s)`, `${fights} fight(s)`];
   if (n('facts') !== undefined) parts.push(`${n('facts')} fact(s)`);
   const skipped = summary.skipped;
   if (skipped && typeof skipped === 'object') {
