@@ -48,6 +48,6 @@ describe('analyze summary line', () => {
     const { stderr } = await analyze([path.join(dir, 'ok.log.gz')]);
     expect(stderr).not.toContain('failed');
     expect(stderr).not.toContain('not logs');
-    expect(stderr).toMatch(/^koperator-audit: 0 recreation\(s\), 0 loop\(s\), 0 fact\(s\)\n$/);
+    expect(stderr).toMatch(/^koperator-audit: 0 recreation\(s\), 0 loop\(s\), 0 fight\(s\), 0 fact\(s\)\n$/);
   });
 });
