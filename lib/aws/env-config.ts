@@ -83,6 +83,8 @@ export interface AnalyzeConfig {
   analysis: AnalysisOptions;
   alerts: AlertOptions;
   reportLink: { mode: 's3' | 'presigned'; expiresSeconds: number };
+  /** The Athena findings history: its prefix, and how long after its end an hour is written. */
+  findings: { prefix: string; settleSeconds: number };
 }
 
 export function analyzeConfigFromEnv(env: Env): AnalyzeConfig {
@@ -107,6 +109,10 @@ export function analyzeConfigFromEnv(env: Env): AnalyzeConfig {
     analysis,
     alerts,
     reportLink: { mode, expiresSeconds: expires },
+    findings: {
+      prefix: env.FINDINGS_PREFIX || 'findings/',
+      settleSeconds: env.FINDINGS_SETTLE === '0' ? 0 : duration(env, 'FINDINGS_SETTLE', 3600),
+    },
   };
 }
 
@@ -123,5 +129,23 @@ export function notifyConfigFromEnv(env: Env): NotifyConfig {
     secretTtlMs: duration(env, 'SECRET_TTL', 900) * 1000,
     maxAttempts: positiveInt(env, 'SLACK_MAX_ATTEMPTS', 5),
     maxDelayMs: duration(env, 'SLACK_MAX_DELAY', 20) * 1000,
+  };
+}
+
+export interface DispatchConfig {
+  bucket: string;
+  layout: BucketLayout;
+  /** Dispatch only these clusters; empty: every cluster with facts. */
+  clusters: string[];
+  /** The FIFO analysis queue the analyze function consumes. */
+  queueUrl: string;
+}
+
+export function dispatchConfigFromEnv(env: Env): DispatchConfig {
+  return {
+    bucket: required(env, 'BUCKET'),
+    layout: layout(env),
+    clusters: list(env, 'CLUSTERS'),
+    queueUrl: required(env, 'ANALYSIS_QUEUE_URL'),
   };
 }

@@ -16,6 +16,9 @@ export const METRIC = {
   activeLoops: 'ActiveLoops',
   alertsPublished: 'AlertsPublished',
   slackPosts: 'SlackPosts',
+  analysesDispatched: 'AnalysesDispatched',
+  staleAnalysesSkipped: 'StaleAnalysesSkipped',
+  findingsRowsWritten: 'FindingsRowsWritten',
 } as const;
 
 export function createLogger(fn: string): Logger {
