@@ -128,6 +128,7 @@ function recordMetrics(r: ClusterRun): void {
       .addDimension('classification', cls)
       .addMetric(METRIC.recreations, MetricUnit.Count, n ?? 0);
   }
+  if (r.history) metrics.addMetric(METRIC.findingsRowsWritten, MetricUnit.Count, r.history.rows);
   const byEvent = new Map<string, number>();
   for (const e of r.published) byEvent.set(e.event, (byEvent.get(e.event) ?? 0) + 1);
   for (const [ev, n] of byEvent)

@@ -261,6 +261,8 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
     loops: result.loops.length,
     published: published.length,
     report: link.uri,
+    findingsHours: history.hours,
+    findingsRows: history.rows,
   });
   return {
     cluster,
