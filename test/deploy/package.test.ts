@@ -362,6 +362,19 @@ describe('osls package (offline)', () => {
       'findings/cluster=eks-prod/dt=2026-11-02/2026-11-02-10.jsonl',
     );
     expect(text(t.StorageDescriptor.Location)).toContain('/findings/');
+    // Injected by default: the enum's values only when athenaClusters lists them.
+    expect(template).not.toContain('Fn::Sub');
+    expect(t.Parameters['projection.cluster.values']).toEqual({
+      'Fn::If': ['HasAthenaClusters', '', { Ref: 'AWS::NoValue' }],
+    });
+    expect(template).toContain('/findings/cluster=${cluster}/dt=${dt}/');
+    const rules = (res('LogsBucket').Properties.LifecycleConfiguration as { Rules: Json[] }).Rules;
+    expect(rules).toContainEqual({
+      Id: 'expire-findings-history',
+      Status: 'Enabled',
+      Prefix: 'findings/',
+      ExpirationInDays: 400,
+    });
   });
 
   it('alarms on active loops (from the EMF metric) and on dead-lettered messages', () => {
