@@ -25,6 +25,8 @@ export interface ClusterSummary {
   activeLoops: number;
   published: number;
   report: string | null;
+  /** Rows added to the Athena findings history (its settled hours not written before). */
+  findingsRows: number;
   conflict: boolean;
   /** The request waited in the queue longer than ANALYSIS_MAX_AGE and was skipped: a newer one covers its window. */
   stale?: boolean;
@@ -108,6 +110,7 @@ function summary(cluster: string, now: Date, r: ClusterRun | null): ClusterSumma
     activeLoops: r?.activeLoops ?? 0,
     published: r?.published.length ?? 0,
     report: r?.report?.uri ?? null,
+    findingsRows: r?.history?.rows ?? 0,
     conflict: r?.conflict ?? false,
     ...(r?.error !== undefined ? { error: r.error } : {}),
   };

@@ -162,6 +162,9 @@ export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<Loca
     say(
       `analyze at ${now.toISOString()} over ${Math.ceil(lookbackSeconds / 3600)}h: ${JSON.stringify(analyzed.clusters)}`,
     );
+    say(
+      `findings history (Athena): ${analyzed.clusters.reduce((n, c) => n + c.findingsRows, 0)} rows under s3://${BUCKET}/findings/`,
+    );
 
     // 4. SNS delivers each alert to the notifier, which posts to Slack.
     const snsEvents: SNSEvent[] = await driveSnsHandler(

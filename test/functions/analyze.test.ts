@@ -106,6 +106,7 @@ describe('analyze handler', () => {
         activeLoops: 0,
         published: 1,
         report: 's3://analyze-test/reports/cluster=eks-a/2026-11-02T11-35-00.000Z.json',
+        findingsRows: 0,
         conflict: false,
       },
     ]);
