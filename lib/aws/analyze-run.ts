@@ -24,7 +24,7 @@ import { alertStateKey, reportKey } from '../facts/partition';
 import type { Classification, FindingsDocument } from '../model/findings';
 import { buildSnsMessage, toAlertMessage } from '../notify/message';
 import { AlertStateConflictError, loadAlertState, saveAlertState } from './alert-state-store';
-import type { AnalyzeConfig } from './env-config';
+import type { AnalyzeConfig, DispatchConfig } from './env-config';
 import { listFactsClusters, readFactsWindow } from './facts-store';
 import { writeFindingsHistory, type HistoryWritten } from './findings-history';
 import { writeReport, type ReportLink } from './report-store';
@@ -70,7 +70,7 @@ const quiet: RunLogger = { info: () => undefined, warn: () => undefined };
 /** The clusters one schedule analyses: the configured list, else every cluster with facts. */
 export async function clustersToAnalyze(
   s3: S3Client,
-  config: Pick<AnalyzeConfig, 'bucket' | 'layout' | 'clusters'>,
+  config: Pick<DispatchConfig, 'bucket' | 'layout' | 'clusters'>,
 ): Promise<string[]> {
   return config.clusters.length > 0
     ? [...config.clusters]

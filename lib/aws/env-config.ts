@@ -78,8 +78,6 @@ export interface AnalyzeConfig {
   lookbackSeconds: number;
   /** Facts read before the window so pods created earlier have their create; never reported on. */
   contextSeconds: number;
-  /** Analyse only these clusters; empty: every cluster with facts. */
-  clusters: string[];
   analysis: AnalysisOptions;
   alerts: AlertOptions;
   reportLink: { mode: 's3' | 'presigned'; expiresSeconds: number };
@@ -105,7 +103,6 @@ export function analyzeConfigFromEnv(env: Env): AnalyzeConfig {
     layout: layout(env),
     lookbackSeconds: duration(env, 'LOOKBACK', 6 * 3600),
     contextSeconds: env.CONTEXT === '0' ? 0 : duration(env, 'CONTEXT', 3600),
-    clusters: list(env, 'CLUSTERS'),
     analysis,
     alerts,
     reportLink: { mode, expiresSeconds: expires },
