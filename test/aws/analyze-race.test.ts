@@ -1,6 +1,7 @@
 // Two analysis runs racing on one cluster, against S3 that enforces conditional writes
 // (fauxqs behind a proxy adding the If-Match / If-None-Match checks real S3 makes): only
-// one publishes, the other stands down. This is the guard behind reserved concurrency 1.
+// one publishes, the other stands down. This is the guard behind the FIFO analysis queue's
+// one-run-per-cluster.
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
