@@ -96,8 +96,10 @@ describe('Athena findings history: layout and README queries (fauxqs + DuckDB)',
     const now = new Date(Math.ceil((newest + 1) / 3_600_000) * 3_600_000);
     const run = await scheduleAnalysis(env, now);
     expect(run.failures).toBe(0);
-    // A second schedule adds nothing: each hour is written once.
-    await scheduleAnalysis(env, new Date(now.getTime() + 5 * 60_000));
+    expect(run.clusters.map((c) => c.findingsRows > 0)).toEqual([true, true]);
+    // A second schedule writes nothing: each hour is written once (state/…/findings-history.json).
+    const again = await scheduleAnalysis(env, new Date(now.getTime() + 5 * 60_000));
+    expect(again.clusters.map((c) => c.findingsRows)).toEqual([0, 0]);
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'findings-athena-'));
     keys = [];
     for await (const o of listObjects(env.s3, { bucket: BUCKET, prefix: 'findings/' })) {
