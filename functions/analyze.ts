@@ -78,7 +78,13 @@ export async function analyzeBatch(event: SQSEvent, context: Context): Promise<A
         continue;
       }
       const run = await analyzeCluster(
-        { s3: clients.s3(), sns: clients.sns(), config, logger },
+        {
+          s3: clients.s3(),
+          sns: clients.sns(),
+          ...(config.eventBus ? { events: clients.events() } : {}),
+          config,
+          logger,
+        },
         request.cluster,
         now,
       );
