@@ -1,8 +1,10 @@
 // Loads a rendered HTML report in real headless Chromium and reports what a reader
 // would see: mark and band counts, rows, console errors and blocked network requests.
 // Shared by the report tests and the corpus run through the CLI.
-import { existsSync } from 'fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/chromium';
+
+export { launchChromium };
 
 // The project type-checks without the DOM lib (lib/ is Node code, and a global
 // `/// <reference lib="dom" />` would let Node code use `document` unnoticed). The
@@ -19,31 +21,6 @@ declare const document: {
   getElementById(id: string): DomElement | null;
 };
 declare const MouseEvent: new (type: string, init: { bubbles: boolean }) => unknown;
-
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--headless',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-
-/**
- * Starts Chromium, or throws: a missing browser must fail the suite, not skip it,
- * because CI installs it (.ci/run) and a skipped browser test proves nothing.
- */
-export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(
-      `Chromium not found at ${CHROMIUM_PATH}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`,
-    );
-  }
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-}
 
 export interface OpenedReport {
   page: Page;
