@@ -80,7 +80,7 @@ background:var(--ink);color:var(--card);font-size:11.5px;font-weight:650;padding
 .recommendation{margin:6px 0 2px;max-width:110ch;overflow-wrap:anywhere}
 .broker-list{border-top:1px solid var(--line)}
 details.broker-loops{border-bottom:1px solid var(--line)}
-details.broker-loops>summary{display:grid;grid-template-columns:minmax(180px,1fr) 190px 210px 170px 170px 64px;
+details.broker-loops>summary{display:grid;grid-template-columns:minmax(180px,1fr) 190px 250px 170px 170px 64px;
 gap:4px 12px;align-items:center;padding:8px 10px 8px 26px;cursor:pointer;list-style:none;position:relative}
 @media (max-width:1100px){details.broker-loops>summary{display:flex;flex-wrap:wrap}}
 details.broker-loops>summary::-webkit-details-marker{display:none}
