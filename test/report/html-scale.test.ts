@@ -145,6 +145,20 @@ describe('HTML report at scale, in Chromium', () => {
       await expectLabelsClear(report);
     });
 
+    it("tells a binned mark's count on hover, and opens a broker's runs when its band is clicked", async () => {
+      const bin = report.page.locator('circle.mark.bin').first();
+      await bin.dispatchEvent('mouseover');
+      expect(await report.page.textContent('#tip')).toContain(
+        `${await bin.getAttribute('data-count')} recreations`,
+      );
+      const band = report.page.locator('rect.loop-band').nth(123);
+      const broker = await band.getAttribute('data-broker');
+      await band.dispatchEvent('click');
+      const row = report.page.locator(`details.broker-loops[data-broker='${broker}']`);
+      expect(await row.getAttribute('open')).toBe('');
+      expect(await row.locator('tr.run').count()).toBe(80);
+    });
+
     it("lists a binned mark's recreations from its first one", async () => {
       const last = doc.recreations.length - 1;
       const first = await clickMark(report.page, last);

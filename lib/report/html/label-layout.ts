@@ -27,8 +27,8 @@ export interface LabelBounds {
 
 /**
  * Places one label per group of targets, merging groups until no two labels overlap and
- * every label lies within `bounds` (a label too long for the whole row is clipped by the
- * caller's truncation in `text`, never moved out of bounds).
+ * every label lies within `bounds` (one longer than the whole row starts at its left edge;
+ * the caller's `text` keeps merged labels short, so that does not happen in practice).
  */
 export function layoutLabels(
   targets: readonly LabelTarget[],
