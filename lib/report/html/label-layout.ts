@@ -67,7 +67,9 @@ function place(
 ): PlacedLabel {
   const label = text(members);
   const width = widthOf(label);
-  const start = Math.min(...members.map((i) => targets[i].x0));
+  // A loop, not Math.min(...spread): a merged group can hold thousands of targets.
+  let start = Infinity;
+  for (const i of members) start = Math.min(start, targets[i].x0);
   // At the start of the group; pulled left when it would run past the row's end, never
   // past the row's start.
   const x = Math.max(bounds.left, Math.min(start, bounds.right - width));

@@ -73,11 +73,24 @@ export function groupLoops(loops: readonly Loop[]): { brokers: BrokerLoops[]; ad
   return { brokers: [...brokers.values()], advice: [...advice.values()] };
 }
 
-function periodRange(loops: readonly Loop[]): string {
+/** Least and greatest of `values` (a loop, not a spread: rows can hold tens of thousands). */
+export function extent(values: readonly number[]): { min: number; max: number } {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return { min, max };
+}
+
+/** `9s`, or `8.7s–9.2s` when the loops' periods differ; `?` when none is known. */
+export function periodRange(loops: readonly Loop[]): string {
   const p = loops.map((l) => l.periodSeconds).filter(Number.isFinite);
   if (p.length === 0) return '?';
-  const lo = formatDuration(Math.min(...p));
-  const hi = formatDuration(Math.max(...p));
+  const { min, max } = extent(p);
+  const lo = formatDuration(min);
+  const hi = formatDuration(max);
   return lo === hi ? lo : `${lo}–${hi}`;
 }
 

@@ -18,6 +18,7 @@ import {
 } from '../format';
 import { escapeHtml } from './escape';
 import { layoutLabels } from './label-layout';
+import { extent, periodRange } from './loops';
 import { binMarks, type MarkInput } from './mark-bins';
 
 export const TIMELINE = {
@@ -174,8 +175,8 @@ export function renderTimeline(doc: FindingsDocument): RenderedTimeline {
     for (const p of placed) {
       // A merged label gets a rule under it across its loops, so a reader sees which bands it counts.
       if (p.members.length > 1) {
-        const x0 = Math.min(...p.members.map((i) => list[i].x0));
-        const x1 = Math.max(...p.members.map((i) => list[i].x1));
+        const x0 = extent(p.members.map((i) => list[i].x0)).min;
+        const x1 = extent(p.members.map((i) => list[i].x1)).max;
         parts.push(`<path class="loop-span" d="M${num(x0 + 2)} ${row.y + 23}v-3H${num(x1 - 2)}v3"/>`);
       }
       parts.push(
@@ -223,12 +224,10 @@ export function renderTimeline(doc: FindingsDocument): RenderedTimeline {
   return { svg: parts.join('\n'), bins };
 }
 
-/** `×25 · every 9s`, or for several loops `23 loops · ×575 · every 8.7–9.2s · 1 active`. */
+/** `×25 · every 9s`, or for several loops `23 loops · ×575 · every 8.7s–9.2s · 1 active`. */
 export function loopLabel(loops: readonly Loop[]): string {
-  const periods = loops.map((l) => l.periodSeconds).filter(Number.isFinite);
-  const lo = formatDuration(Math.min(...periods));
-  const hi = formatDuration(Math.max(...periods));
-  const every = periods.length === 0 ? '' : ` · every ${lo === hi ? lo : `${lo}–${hi}`}`;
+  const period = periodRange(loops);
+  const every = period === '?' ? '' : ` · every ${period}`;
   const active = loops.filter((l) => l.active).length;
   const total = loops.reduce((n, l) => n + l.count, 0);
   if (loops.length === 1) return `×${formatCount(total)}${every}${active ? ' · active' : ''}`;
