@@ -3,10 +3,9 @@
 // Pod schema of pod-schema.ts. Patches are in apimachinery's wire format, keys sorted as Go
 // marshals them.
 //
-// One deliberate departure: at quantity paths (pod-schema isQuantityPath) values are compared
-// by value, so '1000m' vs '1' is no change. apimachinery compares the JSON, but never sees two
-// spellings of one value, because the API server and koperator's Go structs both write
-// quantities canonically; see quantity.ts.
+// Values are compared as JSON, quantities included: '2Gi' and '2147483648' differ, as they do
+// upstream. Callers put states through the typed round trip (typed-pod.ts) first, which writes
+// every quantity in its canonical form, as the API server and koperator's Go structs do.
 //
 // Inputs that are not JSON objects are taken as {} (apimachinery's "empty document").
 // Malformed lists (a merge-list element without its key, mixed element types) throw
@@ -22,8 +21,7 @@ import {
   sortKeysDeep,
   type JsonObject,
 } from './json-value';
-import { hasRetainKeys, isQuantityPath, listStrategy } from './pod-schema';
-import { quantitiesEqual } from './quantity';
+import { hasRetainKeys, listStrategy } from './pod-schema';
 import {
   DELETE_DIRECTIVE,
   DELETE_FROM_PRIMITIVE_LIST_PREFIX,
@@ -138,7 +136,6 @@ function diffMaps(original: JsonObject, modified: JsonObject, path: string[], o:
       continue;
     }
     const childPath = [...path, k];
-    if (isQuantityPath(childPath) && quantitiesEqual(originalValue, modifiedValue)) continue;
     if (goKind(originalValue) !== goKind(modifiedValue)) {
       if (!o.ignoreChangesAndAdditions) patch[k] = modifiedValue;
       continue;
