@@ -11,6 +11,7 @@
 // Malformed lists (a merge-list element without its key, mixed element types) throw
 // StrategicMergeError where apimachinery returns an error.
 
+import { goSort } from './go-sort';
 import { PairMemo } from './pair-memo';
 import {
   cloneJson,
@@ -237,19 +238,21 @@ function isOrderSame(original: unknown[], modified: unknown[], mergeKey: string)
   return modified.every((m, i) => mergeKeyValueEqual(original[i], m, mergeKey));
 }
 
-/** Sorted by the merge key's %v rendering; stable, so elements sharing a key pair up in list order. */
+/**
+ * sortMergeListsByNameArray: sorted by the merge key's %v rendering with sort.Sort and a
+ * `<=` comparator, so elements sharing a key come out in reverse list order (and pair up so).
+ */
 function sortByMergeKey(
   list: unknown[],
   mergeKey: string,
 ): Array<{ elem: JsonObject; key: unknown; keyString: string }> {
-  return list
-    .map((e) => {
-      if (!isObject(e)) throw new StrategicMergeError('list element is not a map');
-      if (!hasOwn(e, mergeKey))
-        throw new StrategicMergeError(`map has no merge key ${mergeKey}: ${JSON.stringify(e)}`);
-      return { elem: e, key: e[mergeKey], keyString: scalarString(e[mergeKey]) };
-    })
-    .sort((a, b) => compareStrings(a.keyString, b.keyString));
+  const keyed = list.map((e) => {
+    if (!isObject(e)) throw new StrategicMergeError('list element is not a map');
+    if (!hasOwn(e, mergeKey))
+      throw new StrategicMergeError(`map has no merge key ${mergeKey}: ${JSON.stringify(e)}`);
+    return { elem: e, key: e[mergeKey], keyString: scalarString(e[mergeKey]) };
+  });
+  return goSort(keyed, (a, b) => a.keyString <= b.keyString);
 }
 
 /** Walks both lists in merge-key order: matching keys recurse, others are additions or deletions. */
