@@ -30,7 +30,6 @@ import {
   RETAIN_KEYS_DIRECTIVE,
   SET_ELEMENT_ORDER_PREFIX,
   StrategicMergeError,
-  compareStrings,
   dedupeScalars,
   elementKind,
   hasOwn,
