@@ -278,6 +278,15 @@ function decideIntent(original: unknown, modified: unknown): DiffDecision {
   }
 }
 
+/**
+ * What koperator's annotator writes into `banzaicloud.com/last-applied` for a desired pod
+ * (SetLastAppliedAnnotation): the pod as Go marshals it, without the annotation itself, with
+ * nulls and empty strings dropped. The same object for the same desired pod; not to be mutated.
+ */
+export function lastAppliedConfiguration(desired: unknown): unknown {
+  return preparedOnce(desired);
+}
+
 // Desired pods are shared objects (states.ts), so each is prepared once.
 const preparedByPod = new WeakMap<object, unknown>();
 
