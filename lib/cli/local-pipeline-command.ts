@@ -9,7 +9,7 @@ S3/SNS/SQS emulator (fauxqs), a Parameter Store and a Slack stand-in, uploads th
 drives the ingest, analyze and notify-slack handlers as Lambda would, and prints the
 SNS messages and Slack payloads they produced.
 
-  --input DIR        logs to upload (default: examples)
+  --input DIR        logs to upload (default: examples/logs)
   --cluster NAME     Kubernetes cluster name the logs are filed under (default: local)
   --now TIME         the scheduled run's time (default: end of the newest hour of facts)
   --lookback DUR     analysis window, e.g. 6h (default: everything uploaded)

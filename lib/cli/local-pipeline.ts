@@ -33,7 +33,7 @@ import { parseDurationSeconds } from '../config/duration';
 import { listLocal } from '../sources/local';
 
 export interface LocalPipelineOptions {
-  /** Folder (read recursively) or file to upload; default `examples`. */
+  /** Folder (read recursively) or file to upload; default `examples/logs`. */
   input?: string;
   /** Kubernetes cluster name the logs are filed under (`logs/<cluster>/...`); default `local`. */
   cluster?: string;
@@ -75,7 +75,7 @@ async function filesUnder(p: string): Promise<string[]> {
 const BUCKET = 'koperator-audit-local';
 
 export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<LocalPipelineResult> {
-  const input = opts.input ?? 'examples';
+  const input = opts.input ?? 'examples/logs';
   const cluster = opts.cluster ?? 'local';
   const say = (s: string): void => void opts.stderr.write(s + '\n');
   const files = await filesUnder(input);

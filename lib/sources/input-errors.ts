@@ -50,8 +50,8 @@ export function describeInputError(e: unknown): string {
   const s3 = S3_REASONS[err.name ?? ''] ?? S3_REASONS[err.Code ?? ''];
   if (s3) return s3;
   if (err.code === 'ECONNREFUSED' || err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN')
-    return `cannot reach the S3 endpoint (${message})`;
-  if (err.code === 'ETIMEDOUT' || err.name === 'TimeoutError') return 'the request to S3 timed out';
+    return `cannot reach the AWS endpoint (${message})`;
+  if (err.code === 'ETIMEDOUT' || err.name === 'TimeoutError') return 'the request to AWS timed out';
   const status = err.$metadata?.httpStatusCode;
   if (status === 403) return 'access denied (HTTP 403)';
   if (status === 404) return 'not found (HTTP 404)';
