@@ -11,7 +11,7 @@ import type { FindingsDocument } from '../model/findings';
 import { analyzeByCluster, type PipelineOptions } from '../pipeline/analyze-inputs';
 import { renderReport, type ReportFormat } from '../report';
 import { formatCount, plural } from '../report/format';
-import { inputErrorLine } from '../sources/input-errors';
+import { describeInputError, inputErrorLine } from '../sources/input-errors';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes';
 import { UsageError, type CliIo } from './io';
 import { createProgress } from './progress';
@@ -141,8 +141,13 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
     generatedAt: new Date().toISOString(),
     width: reportWidth(toTerminal ? io.stdout : undefined, process.env),
   });
-  if (values.out) await fs.writeFile(values.out, report);
-  else io.stdout.write(report);
+  if (values.out) {
+    try {
+      await fs.writeFile(values.out, report);
+    } catch (e) {
+      throw new UsageError(`--out ${values.out}: ${describeInputError(e)}`);
+    }
+  } else io.stdout.write(report);
 
   const errors = doc.summary.inputErrors ?? [];
   for (const e of errors) io.stderr.write(`koperator-audit: cannot read ${inputErrorLine(e)}\n`);
