@@ -3,6 +3,11 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { EXIT } from './exit-codes';
 import { main } from './main';
 
+// The pinned AWS SDK supports this Node; its once-per-process notice that releases after
+// January 2027 need Node 22 is for maintainers (README, "Dependencies"), not for users of
+// the command. The SDK reads the variable when a client is made, i.e. after this line.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const clients = new Map<string, S3Client>();
 
 main(process.argv.slice(2), {

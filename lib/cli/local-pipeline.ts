@@ -20,7 +20,9 @@ import { startLocalSlack } from '../aws/local-slack';
 import { startLocalSsm } from '../aws/local-ssm';
 import { listFactsHours } from '../aws/facts-store';
 import {
+  chatDelivery,
   createLocalStack,
+  type ChatDelivery,
   driveSnsHandler,
   driveSqsHandler,
   drainQueue,
@@ -63,6 +65,8 @@ export interface LocalPipelineResult {
   analyze: unknown;
   sns: PublishedMessage[];
   slack: unknown[];
+  /** What the chat topic delivered: the custom notification (parsed) and the email text. */
+  chat: (Omit<ChatDelivery, 'default'> & { notification: unknown })[];
 }
 
 /** The files to upload, as the local reader lists them (recursive, sorted). */
@@ -105,6 +109,7 @@ export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<Loca
       KOPERATOR_AUDIT_S3_PATH_STYLE: 'true',
       BUCKET,
       TOPIC_ARN: stack.topicArn,
+      CHAT_TOPIC_ARN: stack.chatTopicArn,
       SLACK_WEBHOOK_PARAMETER: WEBHOOK_PARAMETER,
       DEFAULT_CLUSTER: cluster,
       POWERTOOLS_LOG_LEVEL: opts.verbose ? 'INFO' : 'ERROR',
@@ -169,6 +174,15 @@ export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<Loca
       };
     });
     const slackPayloads = slack.requests.map((r) => JSON.parse(r.body) as unknown);
+    const chat = (await drainQueue(sqs, stack.chatQueueUrl)).map((m) => {
+      const d = chatDelivery(m.Body ?? '{}');
+      return {
+        subject: d.subject,
+        notification: JSON.parse(d.default) as unknown,
+        email: d.email,
+        attributes: d.attributes,
+      };
+    });
 
     const result: LocalPipelineResult = {
       uploaded: files.length,
@@ -178,6 +192,7 @@ export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<Loca
       analyze: analyzed,
       sns: published,
       slack: slackPayloads,
+      chat,
     };
     print(opts, result);
     return result;
@@ -205,10 +220,14 @@ async function factsSpan(
 function print(opts: LocalPipelineOptions, r: LocalPipelineResult): void {
   const out = opts.stdout;
   if (opts.format === 'json') {
-    out.write(JSON.stringify({ sns: r.sns, slack: r.slack, analyze: r.analyze }, null, 2) + '\n');
+    out.write(
+      JSON.stringify({ sns: r.sns, slack: r.slack, chat: r.chat, analyze: r.analyze }, null, 2) + '\n',
+    );
     return;
   }
-  out.write(`${r.sns.length} SNS message(s), ${r.slack.length} Slack post(s)\n`);
+  out.write(
+    `${r.sns.length} SNS message(s), ${r.slack.length} Slack post(s), ${r.chat.length} chat/email message(s)\n`,
+  );
   r.sns.forEach((m, i) => {
     out.write(`\n── SNS ${i + 1}: ${m.subject}\n`);
     out.write(
@@ -221,5 +240,11 @@ function print(opts: LocalPipelineOptions, r: LocalPipelineResult): void {
   r.slack.forEach((p, i) => {
     out.write(`\n── Slack ${i + 1}\n`);
     out.write(JSON.stringify(p, null, 2).replace(/^/gm, '   ') + '\n');
+  });
+  r.chat.forEach((c, i) => {
+    out.write(`\n── Chat ${i + 1} (Amazon Q Developer custom notification)\n`);
+    out.write(JSON.stringify(c.notification, null, 2).replace(/^/gm, '   ') + '\n');
+    out.write(`\n── Email ${i + 1}: ${c.subject}\n`);
+    out.write(c.email.replace(/^/gm, '   '));
   });
 }
