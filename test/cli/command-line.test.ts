@@ -355,6 +355,10 @@ describe('errors are one line, usage errors exit 2, no stack unless --debug', ()
     ],
     [['explain-pod'], 'koperator-audit explain-pod: explain-pod needs exactly one FILE (or - for stdin)'],
     [['frobnicate'], 'koperator-audit: unknown command "frobnicate"'],
+    [
+      ['local-pipeline', '--input', '/nonexistent'],
+      'koperator-audit local-pipeline: --input /nonexistent: no such file or folder',
+    ],
   ])('%j', (args, first) => {
     const r = run(args);
     expect(r.code).toBe(2);
