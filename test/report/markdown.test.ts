@@ -44,6 +44,13 @@ describe('Markdown report', () => {
     );
   });
 
+  it('says active is relative to the end of the logs, and when that is', () => {
+    const withEnd = { ...doc, summary: { ...doc.summary, dataEndsAt: '2026-11-02T11:30:00.000000Z' } };
+    expect(renderReport(withEnd, 'markdown', { color: false })).toContain(
+      '**active** = still looping at the end of the logs, 2026-11-02 11:30:00 UTC (the newest event read, not now).',
+    );
+  });
+
   it('writes each distinct recommendation once', () => {
     const twice = {
       ...doc,
