@@ -118,6 +118,9 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
   }
 
   const quiet = Boolean(values.quiet);
+  // `--input -` typed at a prompt would otherwise wait in silence.
+  if (inputs.includes('-') && (io.stdin as { isTTY?: boolean }).isTTY)
+    io.stderr.write('koperator-audit: reading logs from standard input (end with Ctrl-D)\n');
   const progress =
     io.stderr.isTTY && !values['no-progress'] && !quiet
       ? (total: number) => createProgress(io.stderr as NodeJS.WriteStream, total)
