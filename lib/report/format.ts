@@ -401,8 +401,15 @@ export function inputFacts(doc: FindingsDocument, inputs?: string[]): Array<[str
   }
   const skipped = Object.entries(obj(s.skipped)).filter(([, v]) => num(v) > 0);
   const details = Array.isArray(s.details) ? (s.details as Array<Record<string, unknown>>) : [];
+  // Places inside a folder given as input are written relative to it: the inputs row says which.
+  const folders = given.filter((g) => g !== '-').map((g) => (g.endsWith('/') ? g : `${g}/`));
+  const rel = (source: unknown) => {
+    const text = String(source);
+    const folder = folders.find((f) => text.startsWith(f) && text.length > f.length);
+    return folder ? text.slice(folder.length) : text;
+  };
   const where = (d: Record<string, unknown>) =>
-    `${String(d.source)}${num(d.line) > 0 ? `:${num(d.line)}` : ''}${d.note ? ` (${String(d.note)})` : ''}`;
+    `${rel(d.source)}${num(d.line) > 0 ? `:${num(d.line)}` : ''}${d.note ? ` (${String(d.note)})` : ''}`;
   const some = (list: string[], max = 5) =>
     list.length > max
       ? `${list.slice(0, max).join('; ')}; and ${list.length - max} more (see --format json)`
@@ -418,9 +425,9 @@ export function inputFacts(doc: FindingsDocument, inputs?: string[]): Array<[str
     .filter(
       (d) => num(d.line) === 0 && ['gzip-truncated', 'gzip-corrupt', 'read-error'].includes(String(d.reason)),
     )
-    .map((d) => `${String(d.source)}: ${String(d.reason)}`);
+    .map((d) => `${rel(d.source)}: ${String(d.reason)}`);
   if (damaged.length) rows.push(['read in part', some(damaged)]);
-  const foreign = details.filter((d) => d.reason === 'foreign-file').map((d) => String(d.source));
+  const foreign = details.filter((d) => d.reason === 'foreign-file').map((d) => rel(d.source));
   if (num(files.foreign))
     rows.push(['not logs', some(foreign.length ? foreign : [`${num(files.foreign)} file(s)`])]);
   const errors = inputErrorsOf(doc);

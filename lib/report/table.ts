@@ -354,7 +354,7 @@ function summaryLines(doc: FindingsDocument, opts: TableRenderOptions, width: nu
   const lines: string[] = [];
   const kv = (k: string, v: string): void => {
     const head = `  ${k.padEnd(keyWidth)}  `;
-    const body = wrap(sanitizeForTerminal(v), Math.max(10, width - 1 - visibleWidth(head)));
+    const body = proseWrap(sanitizeForTerminal(v), Math.max(10, width - 1 - visibleWidth(head)));
     lines.push(
       paint(head, SGR.dim, opts.color) + body[0],
       ...body.slice(1).map((l) => ' '.repeat(visibleWidth(head)) + l),
