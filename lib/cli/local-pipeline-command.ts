@@ -10,7 +10,7 @@ drives the ingest, analyze and notify-slack handlers as Lambda would, and prints
 SNS messages, Slack payloads, chat notifications (Amazon Q Developer) and email texts
 they produced.
 
-  --input DIR        logs to upload (default: examples)
+  --input DIR        logs to upload (default: examples/logs)
   --cluster NAME     Kubernetes cluster name the logs are filed under (default: local)
   --now TIME         the scheduled run's time (default: end of the newest hour of facts)
   --lookback DUR     analysis window, e.g. 6h (default: everything uploaded)
