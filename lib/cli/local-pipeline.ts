@@ -34,9 +34,11 @@ import {
 import { defaultLayout, hourStart, normalisePrefix } from '../facts/partition';
 import { parseDurationSeconds } from '../config/duration';
 import { listLocal } from '../sources/local';
+import { describeInputError } from '../sources/input-errors';
+import { UsageError } from './io';
 
 export interface LocalPipelineOptions {
-  /** Folder (read recursively) or file to upload; default `examples`. */
+  /** Folder (read recursively) or file to upload; default `examples/logs`. */
   input?: string;
   /** Kubernetes cluster name the logs are filed under (`logs/<cluster>/...`); default `local`. */
   cluster?: string;
@@ -73,18 +75,27 @@ export interface LocalPipelineResult {
 /** The files to upload, as the local reader lists them (recursive, sorted). */
 async function filesUnder(p: string): Promise<string[]> {
   const out: string[] = [];
-  for await (const o of listLocal(p)) out.push(o.name);
+  for await (const o of listLocal(p)) {
+    // A file listed but unreadable (or the input itself missing) would fail the upload midway.
+    try {
+      const s = await o.open();
+      (s as { destroy?: () => void }).destroy?.();
+    } catch (e) {
+      throw new UsageError(`--input ${o.name}: ${describeInputError(e)}`);
+    }
+    out.push(o.name);
+  }
   return out;
 }
 
 const BUCKET = 'koperator-audit-local';
 
 export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<LocalPipelineResult> {
-  const input = opts.input ?? 'examples';
+  const input = opts.input ?? 'examples/logs';
   const cluster = opts.cluster ?? 'local';
   const say = (s: string): void => void opts.stderr.write(s + '\n');
   const files = await filesUnder(input);
-  if (files.length === 0) throw new Error(`no files under ${input}`);
+  if (files.length === 0) throw new UsageError(`--input ${input}: no files under it`);
 
   const fauxqs = await startFauxqs();
   const slack = await startLocalSlack();
@@ -149,14 +160,14 @@ export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<Loca
     // 3. The schedule invokes dispatch, which queues one analysis per cluster for analyze.
     const window = await factsSpan(clients, BUCKET, cluster);
     const now = opts.now ? new Date(opts.now) : window ? new Date(window.to) : new Date();
-    if (Number.isNaN(now.getTime())) throw new Error(`--now is not a time: ${opts.now}`);
+    if (Number.isNaN(now.getTime())) throw new UsageError(`--now is not a time: ${opts.now}`);
     const lookbackSeconds = opts.lookback
       ? parseDurationSeconds(opts.lookback)
       : window
         ? Math.max(3600, (now.getTime() - Date.parse(window.from)) / 1000)
         : 6 * 3600;
     if (lookbackSeconds === null || lookbackSeconds <= 0)
-      throw new Error(`--lookback is not a duration: ${opts.lookback}`);
+      throw new UsageError(`--lookback is not a duration: ${opts.lookback}`);
     process.env.LOOKBACK = String(Math.ceil(lookbackSeconds));
     const analyzed = await runSchedule(
       sqs,
