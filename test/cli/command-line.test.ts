@@ -320,6 +320,21 @@ describe('settings that match nothing are said', () => {
     expect(json(r).loops).toHaveLength(3);
   });
 
+  it('a --cluster outside the --namespace given', () => {
+    const r = run([
+      'analyze',
+      '--input',
+      EXAMPLES,
+      '--namespace',
+      'telemetry',
+      '--cluster',
+      'clickstream-kafka',
+    ]);
+    expect(r.stderr).toContain(
+      'koperator-audit: warning: --cluster clickstream-kafka is not in --namespace telemetry (it is in kafka)',
+    );
+  });
+
   it('--namespace and --cluster that match nothing', () => {
     const r = run([
       'analyze',
