@@ -117,6 +117,21 @@ describe('class 2: repeated merge keys pair as Go sorts them', () => {
       ),
       { threeWay: [false, {}], intent: [false, {}] },
     ],
+    [
+      'a finalizer repeated on the live pod: the merge dedupes in the live array itself, which orders the re-derived patch',
+      pod('', '', 'finalizers: [a, c]'),
+      pod('', '', 'finalizers: [a, c]'),
+      pod('', '', 'finalizers: [a, b, a]'),
+      {
+        threeWay: [
+          true,
+          y(
+            '{metadata: {$deleteFromPrimitiveList/finalizers: [a], $setElementOrder/finalizers: [a, b, c], finalizers: [c]}}',
+          ),
+        ],
+        intent: [false, {}],
+      },
+    ],
   ])('%s', (_n, o, m, c, e) => check(o, m, c, e));
 });
 
