@@ -348,14 +348,14 @@ function encodeList(elem: Kind, v: unknown, w: Where | null, ctx: Ctx, depth: nu
 }
 
 // RFC 3339 as metav1.Time.UnmarshalJSON accepts it (time.RFC3339, fractional seconds allowed).
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 function encodeTime(v: unknown, w: Where | null): unknown {
   if (v === null || v === undefined) return null;
   if (typeof v !== 'string') fail(w, `a ${typeName(v)} cannot be a time`);
   const m = RFC3339.exec(v);
   if (!m) fail(w, `${JSON.stringify(v)} is not an RFC 3339 time`);
-  const ms = Date.parse(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}${m[8].toUpperCase()}`);
+  const ms = Date.parse(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}${m[8]}`);
   if (Number.isNaN(ms)) fail(w, `${JSON.stringify(v)} is not an RFC 3339 time`);
   const out = `${new Date(ms).toISOString().slice(0, 19)}Z`;
   return out === v ? v : out;

@@ -276,6 +276,13 @@ describe('class 6: where Go fails, koperator logs the error and restarts the pod
       { threeWay: [true, null], intent: [true, null] },
     ],
     [
+      'a last-applied document that is not a JSON object cannot be decoded into a map',
+      ['not', 'a', 'pod'],
+      pod(),
+      pod(),
+      { threeWay: [true, null], intent: [true, null] },
+    ],
+    [
       'a live value that does not decode fails only the live-pod diff',
       pod(),
       pod(),
