@@ -37,7 +37,16 @@ export const handler = async (event: ScheduledEvent, context: Context): Promise<
   const config = analyzeConfigFromEnv(process.env);
   const now = runTime(event);
   try {
-    const runs = await runAnalysis({ s3: clients.s3(), sns: clients.sns(), config, logger }, now);
+    const runs = await runAnalysis(
+      {
+        s3: clients.s3(),
+        sns: clients.sns(),
+        ...(config.eventBus ? { events: clients.events() } : {}),
+        config,
+        logger,
+      },
+      now,
+    );
     record(runs);
     const failed = runs.filter((r) => r.error !== undefined);
     for (const r of failed) logger.error('cluster analysis failed', { cluster: r.cluster, error: r.error });

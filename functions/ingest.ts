@@ -9,6 +9,7 @@ import { ingestConfigFromEnv, type IngestConfig } from '../lib/aws/env-config';
 import { ingestS3Object, skippedByReason } from '../lib/aws/ingest-object';
 import { createLogger, createMetrics, METRIC } from '../lib/aws/observability';
 import { parseS3Notification, type S3ObjectRef } from '../lib/aws/s3-events';
+import { missingBucketSettings, readBucketSettings } from '../lib/aws/bucket-check';
 
 const logger = createLogger('ingest');
 const metrics = createMetrics();
@@ -63,9 +64,40 @@ async function processRecord(
   }
 }
 
+/** Per container: an existing bucket's settings are checked on the first invocation only. */
+let bucketChecked = false;
+
+/**
+ * With an existing bucket (CHECK_BUCKET=true) the stack could not set its encryption,
+ * public access block or lifecycle: say what is missing, once per container, as a
+ * warning and the BucketSettingsMissing metric (its alarm is in infra/alarms.yml).
+ */
+async function checkBucketOnce(config: IngestConfig): Promise<void> {
+  if (bucketChecked || process.env.CHECK_BUCKET !== 'true') return;
+  bucketChecked = true;
+  const bucket = config.factsBucket;
+  const missing = missingBucketSettings(await readBucketSettings(clients.s3(), bucket), {
+    factsPrefix: config.layout.factsPrefix,
+    reportsPrefix: config.layout.reportsPrefix,
+    factsRetentionDays: Number(process.env.FACTS_RETENTION_DAYS || 30),
+    reportsRetentionDays: Number(process.env.REPORTS_RETENTION_DAYS || 14),
+  });
+  if (missing.length > 0)
+    logger.warn('the existing logs bucket lacks settings SECURITY.md relies on; set them on the bucket', {
+      bucket,
+      missing,
+    });
+  else
+    logger.info('existing logs bucket has encryption, public access block, TLS-only policy and retention', {
+      bucket,
+    });
+  metrics.addMetric(METRIC.bucketSettingsMissing, MetricUnit.Count, missing.length);
+}
+
 export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
   logger.addContext(context);
   const config = ingestConfigFromEnv(process.env);
+  await checkBucketOnce(config);
   // One processor per invocation: it holds the batch's records and failures, so a
   // module-level one shared by invocations running at once in one process (the local
   // pipeline, tests) would report one batch's failures in another's response.

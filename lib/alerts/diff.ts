@@ -58,6 +58,11 @@ function digest(parts: (string | number)[]): string {
   return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 24);
 }
 
+/** A loop's thread: from its first sighting, kept in the state so it never changes. */
+function threadOf(cluster: string, st: LoopState): string {
+  return st.threadId ?? `koperator-audit-${digest([cluster, 'thread', st.broker, st.firstAt])}`;
+}
+
 /** Whether a finding continues a remembered loop: same broker, and no gap longer than the loop gap between them. */
 function continues(st: LoopState, cur: Loop, maxGapMs: number): boolean {
   return (
@@ -102,6 +107,7 @@ export function diffAlerts(
       // once per count it reached.
       id: digest([cluster, event, st.broker, st.firstAt, event === 'loop-escalated' ? st.totalCount : 0]),
       cluster,
+      threadId: threadOf(cluster, st),
       loop,
       totalCount: st.totalCount,
       latest: latestOf(loop, current.recreations),
@@ -118,6 +124,7 @@ export function diffAlerts(
     if (!st) {
       const fresh: LoopState = {
         broker: brokerKey(cur),
+        threadId: `koperator-audit-${digest([cluster, 'thread', brokerKey(cur), cur.firstAt])}`,
         firstAt: cur.firstAt,
         lastAt: cur.lastAt,
         totalCount: cur.count,
@@ -145,6 +152,7 @@ export function diffAlerts(
     ).length;
     const updated: LoopState = {
       ...st,
+      threadId: threadOf(cluster, st),
       firstAt: ms(cur.firstAt) < ms(st.firstAt) ? cur.firstAt : st.firstAt,
       lastAt: ms(cur.lastAt) > ms(st.lastAt) ? cur.lastAt : st.lastAt,
       totalCount: Math.max(st.totalCount + newSince, cur.count),

@@ -17,6 +17,11 @@ export interface LoopAlert {
   /** Stable id of this announcement, so a subscriber can drop a re-delivery. */
   id: string;
   cluster: string;
+  /**
+   * The same for every announcement of one loop (started, escalated, ended, resumed), so
+   * chat clients can thread them; optional only in alerts left pending by older versions.
+   */
+  threadId?: string;
   loop: Loop;
   /**
    * Recreations of the loop counted across runs. `loop.count` only covers the look-back
@@ -40,6 +45,8 @@ export type AlertEvent = LoopAlert | RecreationAlert;
 /** One loop as last seen, keyed by its broker; several may exist per broker over time. */
 export interface LoopState {
   broker: string;
+  /** Fixed when the loop is first seen (firstAt may later move earlier); absent in older states. */
+  threadId?: string;
   firstAt: string;
   lastAt: string;
   /** Recreations counted across runs (see LoopAlert.totalCount). */
@@ -78,7 +85,7 @@ export interface AlertState {
 export interface PendingAlert {
   event: AlertEvent;
   window: { from: string; to: string };
-  report: { uri: string; url?: string } | null;
+  report: { uri: string; url?: string; expiresAt?: string } | null;
 }
 
 export interface AlertOptions {

@@ -21,13 +21,14 @@ import { decodeAlertState, encodeAlertState } from '../alerts/state';
 import type { AlertEvent, AlertState } from '../alerts/types';
 import { alertStateKey, reportKey } from '../facts/partition';
 import type { Classification, FindingsDocument } from '../model/findings';
-import { buildSnsMessage, toAlertMessage } from '../notify/message';
+import { toAlertMessage } from '../notify/message';
+import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { publishAlert } from './alert-sinks';
 import { AlertStateConflictError, loadAlertState, saveAlertState } from './alert-state-store';
 import type { AnalyzeConfig } from './env-config';
 import { listFactsClusters, readFactsWindow } from './facts-store';
 import { writeReport, type ReportLink } from './report-store';
 import { renderReport } from '../report';
-import { publishSnsMessage } from './sns-publisher';
 
 export interface RunLogger {
   info(message: string, extra: Record<string, unknown>): void;
@@ -37,6 +38,8 @@ export interface RunLogger {
 export interface AnalyzeRunDeps {
   s3: S3Client;
   sns: SNSClient;
+  /** Needed only when config.eventBus is set. */
+  events?: EventBridgeClient;
   config: AnalyzeConfig;
   logger?: RunLogger;
 }
@@ -141,8 +144,8 @@ async function flush(
   let next = state;
   for (let i = 0; i < state.pending.length; i++) {
     const p = state.pending[i]!;
-    const msg = buildSnsMessage(toAlertMessage(p.event, { window: p.window, report: p.report }));
-    await publishSnsMessage(deps.sns, deps.config.topicArn, msg);
+    // The alerts topic, then the chat topic and EventBridge when configured (lib/aws/alert-sinks.ts).
+    await publishAlert(deps, deps.config, toAlertMessage(p.event, { window: p.window, report: p.report }));
     sent.push(p.event);
     next = stamp({ ...state, pending: state.pending.slice(i + 1) }, runId);
     current = await saveAlertState(deps.s3, bucket, key, encodeAlertState(next), current);

@@ -6,6 +6,7 @@
 // tests point the unchanged handlers at the fauxqs emulator. S3 path-style addressing has
 // no standard variable, so KOPERATOR_AUDIT_S3_PATH_STYLE=true asks for it: an emulator
 // on 127.0.0.1 has no bucket subdomains.
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -16,6 +17,7 @@ export interface AwsClients {
   sns(): SNSClient;
   sqs(): SQSClient;
   ssm(): SSMClient;
+  events(): EventBridgeClient;
 }
 
 /**
@@ -51,5 +53,6 @@ export function createAwsClients(env: Record<string, string | undefined> = proce
     sns: memo(env, 'SNS', () => new SNSClient({})),
     sqs: memo(env, 'SQS', () => new SQSClient({})),
     ssm: memo(env, 'SSM', () => new SSMClient({})),
+    events: memo(env, 'EVENTBRIDGE', () => new EventBridgeClient({})),
   };
 }

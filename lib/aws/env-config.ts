@@ -5,6 +5,7 @@ import { alertOptionsFromEnv } from '../alerts/options';
 import type { AlertOptions } from '../alerts/types';
 import { parseDurationSeconds } from '../config/duration';
 import { defaultLayout, type BucketLayout } from '../facts/partition';
+import { parseEksClusterArns } from '../notify/chat';
 
 type Env = Record<string, string | undefined>;
 
@@ -82,8 +83,21 @@ export interface AnalyzeConfig {
   clusters: string[];
   analysis: AnalysisOptions;
   alerts: AlertOptions;
-  reportLink: { mode: 's3' | 'presigned'; expiresSeconds: number };
+  reportLink: ReportLinkConfig;
+  /** The chat topic (Amazon Q Developer in chat applications, email); empty: none. */
+  chatTopicArn: string;
+  eksClusterArns: Record<string, string>;
+  /** EventBridge bus for the alerts; empty: none. */
+  eventBus: string;
 }
+
+/**
+ * How people reach a report: a pre-signed S3 URL (valid for `expiresSeconds`, or less if
+ * the signing credentials expire first), or `baseUrl` + the report's key (a CloudFront
+ * distribution or any HTTPS front of the reports prefix; links that do not expire).
+ */
+export type ReportLinkConfig =
+  { mode: 'presigned'; expiresSeconds: number } | { mode: 'url'; baseUrl: string };
 
 export function analyzeConfigFromEnv(env: Env): AnalyzeConfig {
   const analysis = defaultAnalysisOptions();
@@ -92,11 +106,12 @@ export function analyzeConfigFromEnv(env: Env): AnalyzeConfig {
   const users = list(env, 'OPERATOR_USERS');
   if (users.length > 0) analysis.operatorUsers = users;
   const alerts = alertOptionsFromEnv({ ...env, LOOP_MAX_GAP_SECONDS: String(analysis.loopMaxGapSeconds) });
-  const mode = env.REPORT_LINK || 's3';
-  if (mode !== 's3' && mode !== 'presigned')
-    throw new ConfigError(`REPORT_LINK must be s3 or presigned, got ${mode}`);
-  const expires = duration(env, 'REPORT_URL_EXPIRES', 24 * 3600);
-  if (expires > 7 * 24 * 3600) throw new ConfigError('REPORT_URL_EXPIRES cannot exceed 7 days (SigV4 limit)');
+  let eksClusterArns: Record<string, string>;
+  try {
+    eksClusterArns = parseEksClusterArns(env.EKS_CLUSTER_ARNS ?? '');
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
   return {
     bucket: required(env, 'BUCKET'),
     topicArn: required(env, 'TOPIC_ARN'),
@@ -106,8 +121,30 @@ export function analyzeConfigFromEnv(env: Env): AnalyzeConfig {
     clusters: list(env, 'CLUSTERS'),
     analysis,
     alerts,
-    reportLink: { mode, expiresSeconds: expires },
+    reportLink: reportLinkFromEnv(env),
+    chatTopicArn: env.CHAT_TOPIC_ARN ?? '',
+    eksClusterArns,
+    eventBus: env.EVENT_BUS ?? '',
   };
+}
+
+function reportLinkFromEnv(env: Env): ReportLinkConfig {
+  const mode = env.REPORT_LINK || 'presigned';
+  if (mode === 'url') {
+    const base = env.REPORT_BASE_URL ?? '';
+    if (!/^https:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(base))
+      throw new ConfigError(
+        `REPORT_LINK=url needs REPORT_BASE_URL, an https:// URL without query, got "${base}"`,
+      );
+    return { mode, baseUrl: base.endsWith('/') ? base : base + '/' };
+  }
+  if (mode !== 'presigned')
+    throw new ConfigError(
+      `REPORT_LINK must be presigned or url (people get clickable HTTPS links, never s3:// URIs), got ${mode}`,
+    );
+  const expires = duration(env, 'REPORT_URL_EXPIRES', 24 * 3600);
+  if (expires > 7 * 24 * 3600) throw new ConfigError('REPORT_URL_EXPIRES cannot exceed 7 days (SigV4 limit)');
+  return { mode, expiresSeconds: expires };
 }
 
 export interface NotifyConfig {

@@ -2,7 +2,14 @@
 // for the integration tests and `koperator-audit local-pipeline`: both talk the AWS SDK's
 // wire protocol to it instead of mocks. fauxqs is ESM-only; a separate process also keeps
 // it out of Jest's module system and out of the CLI bundle.
+//
+// fauxqs builds its Fastify server with an 11 MiB body limit (dist/app.js, "large enough
+// for S3 multipart parts") and has no option for it, so a single PutObject above 11 MiB,
+// which S3 takes up to 5 GiB, fails with "XML parse error: unexpected content". The child
+// therefore starts with a module-resolution hook that hands fauxqs's app, and only it, a
+// Fastify factory with S3's limit (capped at what one Node Buffer holds).
 import { spawn, type ChildProcess } from 'child_process';
+import { constants as bufferConstants } from 'buffer';
 import { existsSync } from 'fs';
 import { createServer } from 'net';
 import * as path from 'path';
@@ -42,12 +49,36 @@ function fauxqsCli(): string {
   }
 }
 
+/** What one S3 PutObject may carry, and so what the stand-in must accept. */
+export const S3_MAX_PUT_BYTES = 5 * 1024 ** 3;
+export const FAUXQS_BODY_LIMIT = Math.min(S3_MAX_PUT_BYTES, bufferConstants.MAX_LENGTH);
+
+/** The `--import` module that registers the hook (data: URLs, so nothing is written to disk or bundled apart). */
+function bodyLimitHook(limit: number): string {
+  const hooks = [
+    'export async function resolve(specifier, context, next) {',
+    '  const r = await next(specifier, context);',
+    "  if (specifier !== 'fastify' || !String(context.parentURL).endsWith('/fauxqs/dist/app.js')) return r;",
+    `  const src = 'import F from ' + JSON.stringify(r.url) + '; export default (o) => F({ ...o, bodyLimit: ${limit} });';`,
+    "  return { url: 'data:text/javascript,' + encodeURIComponent(src), shortCircuit: true };",
+    '}',
+  ].join('\n');
+  const register = `import { register } from 'node:module'; register(${JSON.stringify(
+    'data:text/javascript,' + encodeURIComponent(hooks),
+  )});`;
+  return 'data:text/javascript,' + encodeURIComponent(register);
+}
+
 export async function startFauxqs(): Promise<Fauxqs> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [fauxqsCli()], {
-    env: { ...process.env, FAUXQS_PORT: String(port), FAUXQS_LOGGER: 'false', FAUXQS_HOST: 'localhost' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', bodyLimitHook(FAUXQS_BODY_LIMIT), fauxqsCli()],
+    {
+      env: { ...process.env, FAUXQS_PORT: String(port), FAUXQS_LOGGER: 'false', FAUXQS_HOST: 'localhost' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const endpoint = `http://127.0.0.1:${port}`;

@@ -2,7 +2,10 @@
 // moving messages to the handlers: used by `koperator-audit local-pipeline` and by the
 // end-to-end test. What serverless.yml declares for AWS, this creates locally:
 //   logs bucket, ingest queue + DLQ (redrive), alerts topic, and an SQS queue subscribed
-//   to the topic that stands in for the notifier's SNS subscription.
+//   to the topic that stands in for the notifier's SNS subscription; the chat topic, and
+//   an SQS queue subscribed to it that stands in for Amazon Q Developer and email.
+// fauxqs delivers a MessageStructure json message whole, where SNS gives each protocol its
+// own key; chatDelivery() applies SNS's rule to what the chat tap received.
 // fauxqs has no bucket notifications, so uploads are announced to the queue with the
 // same S3-notification messages the backfill command sends.
 import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -44,6 +47,9 @@ export interface LocalStack {
   /** Receives what the topic publishes (SNS envelopes), like the notifier's subscription. */
   alertsQueueUrl: string;
   alertsSubscriptionArn: string;
+  chatTopicArn: string;
+  /** Receives what the chat topic publishes (SNS envelopes). */
+  chatQueueUrl: string;
 }
 
 async function queueArn(sqs: SQSClient, url: string): Promise<string> {
@@ -86,7 +92,18 @@ export async function createLocalStack(
       Endpoint: await queueArn(clients.sqs, alertsQueueUrl),
     }),
   );
+  const chatTopic = await clients.sns.send(new CreateTopicCommand({ Name: `${p}-chat` }));
+  const chatTap = await clients.sqs.send(new CreateQueueCommand({ QueueName: `${p}-chat-tap` }));
+  await clients.sns.send(
+    new SubscribeCommand({
+      TopicArn: chatTopic.TopicArn!,
+      Protocol: 'sqs',
+      Endpoint: await queueArn(clients.sqs, chatTap.QueueUrl!),
+    }),
+  );
   return {
+    chatTopicArn: chatTopic.TopicArn!,
+    chatQueueUrl: chatTap.QueueUrl!,
     bucket: names.bucket,
     ingestQueueUrl,
     ingestQueueArn: await queueArn(clients.sqs, ingestQueueUrl),
@@ -199,4 +216,38 @@ export async function driveSnsHandler(
   );
   for (const e of events) await handler(e, lambdaContext(functionName));
   return events;
+}
+
+/** One chat-topic publish as its subscribers see it: `default` (chat clients, queues) and `email`. */
+export interface ChatDelivery {
+  subject: string;
+  /** The `default` key: what Amazon Q Developer and an SQS subscriber receive. */
+  default: string;
+  /** The `email` key: what an email subscription receives. */
+  email: string;
+  attributes: Record<string, string>;
+}
+
+/**
+ * A chat-topic SNS envelope as delivered by SNS, from fauxqs's whole-message delivery:
+ * the published Message must be a JSON object of strings with a `default` key (SNS
+ * refuses anything else with MessageStructure json); each protocol gets its key.
+ */
+export function chatDelivery(envelopeBody: string): ChatDelivery {
+  const env = JSON.parse(envelopeBody) as {
+    Message?: string;
+    Subject?: string;
+    MessageAttributes?: Record<string, { Value: string }>;
+  };
+  const parts = JSON.parse(env.Message ?? 'null') as unknown;
+  if (typeof parts !== 'object' || parts === null || Array.isArray(parts))
+    throw new Error('chat topic message is not a MessageStructure json object');
+  const p = parts as Record<string, unknown>;
+  if (typeof p.default !== 'string') throw new Error('chat topic message has no default key');
+  return {
+    subject: env.Subject ?? '',
+    default: p.default,
+    email: typeof p.email === 'string' ? p.email : p.default,
+    attributes: Object.fromEntries(Object.entries(env.MessageAttributes ?? {}).map(([k, v]) => [k, v.Value])),
+  };
 }

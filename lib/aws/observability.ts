@@ -1,5 +1,6 @@
-// Structured logs and EMF metrics for the functions (Powertools). One namespace and
-// service name for all three, so the template's alarms can name the metrics exactly.
+// Structured logs and EMF metrics for the functions (Powertools). One namespace for all
+// three and one service name per stage (POWERTOOLS_SERVICE_NAME, koperator-audit-<stage>),
+// so the template's alarms name exactly their own stage's metrics.
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 
@@ -16,6 +17,7 @@ export const METRIC = {
   activeLoops: 'ActiveLoops',
   alertsPublished: 'AlertsPublished',
   slackPosts: 'SlackPosts',
+  bucketSettingsMissing: 'BucketSettingsMissing',
 } as const;
 
 export function createLogger(fn: string): Logger {

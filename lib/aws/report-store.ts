@@ -2,10 +2,14 @@
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 
+import type { ReportLinkConfig } from './env-config';
+
 export interface ReportLink {
   uri: string;
   url?: string;
   html?: { uri: string; url?: string };
+  /** When the pre-signed URLs stop working (RFC 3339). */
+  expiresAt?: string;
 }
 
 export async function writeReport(
@@ -13,7 +17,7 @@ export async function writeReport(
   bucket: string,
   key: string,
   report: unknown,
-  link: { mode: 's3' | 'presigned'; expiresSeconds: number },
+  link: ReportLinkConfig,
   /** The same run rendered for people, stored beside the JSON as `<key>.html`. */
   html?: string,
 ): Promise<ReportLink> {
@@ -38,12 +42,33 @@ export async function writeReport(
   }
   const result: ReportLink = { uri: `s3://${bucket}/${key}` };
   if (htmlKey !== null) result.html = { uri: `s3://${bucket}/${htmlKey}` };
-  if (link.mode === 's3') return result;
-  // A pre-signed URL lives at most as long as the credentials that signed it: in Lambda
-  // that is the role session (hours), whatever expiresSeconds says.
+  if (link.mode === 'url') {
+    const at = (k: string) => link.baseUrl + k.split('/').map(encodeURIComponent).join('/');
+    result.url = at(key);
+    if (result.html && htmlKey !== null) result.html.url = at(htmlKey);
+    return result;
+  }
   const sign = (k: string) =>
     getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: k }), { expiresIn: link.expiresSeconds });
   result.url = await sign(key);
   if (result.html && htmlKey !== null) result.html.url = await sign(htmlKey);
+  result.expiresAt = await signedUntil(s3, link.expiresSeconds);
   return result;
+}
+
+/**
+ * A pre-signed URL lives at most as long as the credentials that signed it. Where the SDK
+ * knows when they expire (an assumed role, AWS_CREDENTIAL_EXPIRATION) that bounds the
+ * stated lifetime; otherwise the requested one is stated.
+ */
+async function signedUntil(s3: S3Client, expiresSeconds: number): Promise<string> {
+  let end = Date.now() + expiresSeconds * 1000;
+  try {
+    const creds = await s3.config.credentials();
+    const credsEnd = creds.expiration?.getTime();
+    if (credsEnd !== undefined && credsEnd < end) end = credsEnd;
+  } catch {
+    // Signing above already succeeded with these credentials; keep the requested lifetime.
+  }
+  return new Date(Math.floor(end / 1000) * 1000).toISOString();
 }

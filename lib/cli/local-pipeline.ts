@@ -20,7 +20,9 @@ import { startLocalSlack } from '../aws/local-slack';
 import { startLocalSsm } from '../aws/local-ssm';
 import { listFactsHours } from '../aws/facts-store';
 import {
+  chatDelivery,
   createLocalStack,
+  type ChatDelivery,
   driveSnsHandler,
   driveSqsHandler,
   drainQueue,
@@ -31,9 +33,11 @@ import {
 import { defaultLayout, hourStart, normalisePrefix } from '../facts/partition';
 import { parseDurationSeconds } from '../config/duration';
 import { listLocal } from '../sources/local';
+import { describeInputError } from '../sources/input-errors';
+import { UsageError } from './io';
 
 export interface LocalPipelineOptions {
-  /** Folder (read recursively) or file to upload; default `examples`. */
+  /** Folder (read recursively) or file to upload; default `examples/logs`. */
   input?: string;
   /** Kubernetes cluster name the logs are filed under (`logs/<cluster>/...`); default `local`. */
   cluster?: string;
@@ -63,23 +67,34 @@ export interface LocalPipelineResult {
   analyze: unknown;
   sns: PublishedMessage[];
   slack: unknown[];
+  /** What the chat topic delivered: the custom notification (parsed) and the email text. */
+  chat: (Omit<ChatDelivery, 'default'> & { notification: unknown })[];
 }
 
 /** The files to upload, as the local reader lists them (recursive, sorted). */
 async function filesUnder(p: string): Promise<string[]> {
   const out: string[] = [];
-  for await (const o of listLocal(p)) out.push(o.name);
+  for await (const o of listLocal(p)) {
+    // A file listed but unreadable (or the input itself missing) would fail the upload midway.
+    try {
+      const s = await o.open();
+      (s as { destroy?: () => void }).destroy?.();
+    } catch (e) {
+      throw new UsageError(`--input ${o.name}: ${describeInputError(e)}`);
+    }
+    out.push(o.name);
+  }
   return out;
 }
 
 const BUCKET = 'koperator-audit-local';
 
 export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<LocalPipelineResult> {
-  const input = opts.input ?? 'examples';
+  const input = opts.input ?? 'examples/logs';
   const cluster = opts.cluster ?? 'local';
   const say = (s: string): void => void opts.stderr.write(s + '\n');
   const files = await filesUnder(input);
-  if (files.length === 0) throw new Error(`no files under ${input}`);
+  if (files.length === 0) throw new UsageError(`--input ${input}: no files under it`);
 
   const fauxqs = await startFauxqs();
   const slack = await startLocalSlack();
@@ -105,6 +120,7 @@ export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<Loca
       KOPERATOR_AUDIT_S3_PATH_STYLE: 'true',
       BUCKET,
       TOPIC_ARN: stack.topicArn,
+      CHAT_TOPIC_ARN: stack.chatTopicArn,
       SLACK_WEBHOOK_PARAMETER: WEBHOOK_PARAMETER,
       DEFAULT_CLUSTER: cluster,
       POWERTOOLS_LOG_LEVEL: opts.verbose ? 'INFO' : 'ERROR',
@@ -139,14 +155,14 @@ export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<Loca
     // 3. The schedule invokes analyze.
     const window = await factsSpan(clients, BUCKET, cluster);
     const now = opts.now ? new Date(opts.now) : window ? new Date(window.to) : new Date();
-    if (Number.isNaN(now.getTime())) throw new Error(`--now is not a time: ${opts.now}`);
+    if (Number.isNaN(now.getTime())) throw new UsageError(`--now is not a time: ${opts.now}`);
     const lookbackSeconds = opts.lookback
       ? parseDurationSeconds(opts.lookback)
       : window
         ? Math.max(3600, (now.getTime() - Date.parse(window.from)) / 1000)
         : 6 * 3600;
     if (lookbackSeconds === null || lookbackSeconds <= 0)
-      throw new Error(`--lookback is not a duration: ${opts.lookback}`);
+      throw new UsageError(`--lookback is not a duration: ${opts.lookback}`);
     process.env.LOOKBACK = String(Math.ceil(lookbackSeconds));
     const analyzed = await analyze.handler(scheduledEvent(now), lambdaContext('koperator-audit-analyze'));
     say(
@@ -169,6 +185,15 @@ export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<Loca
       };
     });
     const slackPayloads = slack.requests.map((r) => JSON.parse(r.body) as unknown);
+    const chat = (await drainQueue(sqs, stack.chatQueueUrl)).map((m) => {
+      const d = chatDelivery(m.Body ?? '{}');
+      return {
+        subject: d.subject,
+        notification: JSON.parse(d.default) as unknown,
+        email: d.email,
+        attributes: d.attributes,
+      };
+    });
 
     const result: LocalPipelineResult = {
       uploaded: files.length,
@@ -178,6 +203,7 @@ export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<Loca
       analyze: analyzed,
       sns: published,
       slack: slackPayloads,
+      chat,
     };
     print(opts, result);
     return result;
@@ -205,10 +231,14 @@ async function factsSpan(
 function print(opts: LocalPipelineOptions, r: LocalPipelineResult): void {
   const out = opts.stdout;
   if (opts.format === 'json') {
-    out.write(JSON.stringify({ sns: r.sns, slack: r.slack, analyze: r.analyze }, null, 2) + '\n');
+    out.write(
+      JSON.stringify({ sns: r.sns, slack: r.slack, chat: r.chat, analyze: r.analyze }, null, 2) + '\n',
+    );
     return;
   }
-  out.write(`${r.sns.length} SNS message(s), ${r.slack.length} Slack post(s)\n`);
+  out.write(
+    `${r.sns.length} SNS message(s), ${r.slack.length} Slack post(s), ${r.chat.length} chat/email message(s)\n`,
+  );
   r.sns.forEach((m, i) => {
     out.write(`\n── SNS ${i + 1}: ${m.subject}\n`);
     out.write(
@@ -221,5 +251,11 @@ function print(opts: LocalPipelineOptions, r: LocalPipelineResult): void {
   r.slack.forEach((p, i) => {
     out.write(`\n── Slack ${i + 1}\n`);
     out.write(JSON.stringify(p, null, 2).replace(/^/gm, '   ') + '\n');
+  });
+  r.chat.forEach((c, i) => {
+    out.write(`\n── Chat ${i + 1} (Amazon Q Developer custom notification)\n`);
+    out.write(JSON.stringify(c.notification, null, 2).replace(/^/gm, '   ') + '\n');
+    out.write(`\n── Email ${i + 1}: ${c.subject}\n`);
+    out.write(c.email.replace(/^/gm, '   '));
   });
 }

@@ -18,12 +18,14 @@ export const SUBJECT_MAX_CHARS = 99;
 export type Severity = 'critical' | 'warning' | 'info';
 
 export interface ReportPointer {
-  /** s3://bucket/key of the run's full JSON report. */
+  /** s3://bucket/key of the run's full JSON report, for machines; never shown to people. */
   uri: string;
-  /** A pre-signed HTTPS URL, when the deployment is configured to hand them out. */
+  /** Its HTTPS URL: pre-signed, or under the configured base URL. */
   url?: string;
-  /** The same run as a self-contained HTML page for people: s3:// URI and, when pre-signing, its URL. */
+  /** The same run as a self-contained HTML page for people: s3:// URI and HTTPS URL. */
   html?: { uri: string; url?: string };
+  /** When a pre-signed URL stops working (RFC 3339); absent for URLs that do not expire. */
+  expiresAt?: string;
 }
 
 interface AlertMessageBase {
@@ -41,6 +43,8 @@ interface AlertMessageBase {
 
 export interface LoopAlertMessage extends AlertMessageBase {
   findingType: 'loop';
+  /** One per loop, shared by all its announcements (chat threads). */
+  threadId?: string;
   finding: Loop & { cluster: string };
   totalCount: number;
   latestRecreation: Recreation | null;
@@ -94,6 +98,7 @@ export function toAlertMessage(
     return {
       ...base,
       findingType: 'loop',
+      ...(ev.threadId ? { threadId: ev.threadId } : {}),
       finding: { ...ev.loop, cluster: ev.cluster },
       totalCount: ev.totalCount,
       latestRecreation: ev.latest,

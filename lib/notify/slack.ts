@@ -1,7 +1,16 @@
 // Slack Block Kit payload for an alert message, for an incoming webhook.
 // Slack's limits: header text 150 chars, section text 3000, at most 10 fields of 2000.
-import type { Classification, FieldChange, Recreation } from '../model/findings';
 import type { AlertMessage } from './message';
+import {
+  EVENT_TITLES,
+  brokerOf,
+  changersOf,
+  changesOf,
+  countOf,
+  periodOf,
+  recommendationOf,
+  reportLinkOf,
+} from './words';
 
 export interface SlackText {
   type: 'plain_text' | 'mrkdwn';
@@ -41,12 +50,7 @@ function code(v: unknown): string {
   return '`' + esc(cut(s ?? 'null', VALUE_MAX)).replace(/`/g, "'") + '`';
 }
 
-const TITLES: Record<AlertMessage['event'], string> = {
-  'loop-started': 'Recreation loop started',
-  'loop-escalated': 'Recreation loop escalated',
-  'loop-ended': 'Recreation loop ended',
-  recreation: 'Broker pod re-created',
-};
+const TITLES = EVENT_TITLES;
 
 const SEVERITY_MARK: Record<AlertMessage['severity'], string> = {
   critical: ':rotating_light:',
@@ -54,62 +58,26 @@ const SEVERITY_MARK: Record<AlertMessage['severity'], string> = {
   info: ':information_source:',
 };
 
-/** Plain-words advice per class, for single recreations (loops carry the analysis' own). */
-export function recommendationFor(c: Classification): string {
-  switch (c) {
-    case 'external-mutation-revert':
-      return 'Something outside koperator changes a field koperator declares, so koperator reverts it by re-creating the pod. Exclude the broker pods from that webhook or controller, or declare the same value in the KafkaCluster spec.';
-    case 'intent-change':
-      return 'The KafkaCluster spec changed; a rolling restart is expected. Check the change was intended.';
-    case 'config-change':
-      return 'The broker configuration changed (per-broker ConfigMap); the restart applies it. Check who changed it.';
-    case 'tainted-restart':
-      return 'The broker pod carried labels matching the tainted-brokers selector. Find who set the label.';
-    case 'container-terminated':
-      return 'A broker container terminated (crash, OOM kill) or the pod was evicted; look at its limits and node.';
-    case 'external-deletion':
-      return 'Someone other than koperator deleted or evicted the pod (kubectl, drain, autoscaler). Check it was planned.';
-    case 'unknown':
-      return 'The logs do not show why. Make sure the audit policy logs pod writes at RequestResponse and koperator logs reach the bucket.';
-  }
-}
-
-function fieldLines(fields: readonly FieldChange[]): string[] {
-  return fields.map(
-    (f) => `• ${code(f.path)}: ${code(f.from)} → ${code(f.to)}${f.by ? ` (by ${esc(f.by)})` : ''}`,
+function fieldLines(fields: ReturnType<typeof changesOf>): string[] {
+  return fields.map((f) =>
+    'from' in f || 'to' in f
+      ? `• ${code(f.path)}: ${code(f.from)} → ${code(f.to)}${f.by ? ` (by ${esc(f.by)})` : ''}`
+      : `• ${code(f.path)}`,
   );
 }
 
 function whoOf(m: AlertMessage): string {
-  if (m.findingType === 'loop') {
-    const who =
-      m.finding.mutators.length > 0
-        ? m.finding.mutators
-        : (m.latestRecreation?.fields.map((f) => f.by).filter((b): b is string => !!b) ?? []);
-    return who.length > 0 ? [...new Set(who)].map(esc).join(', ') : 'unknown';
-  }
-  const r = m.finding;
-  const by = [...new Set(r.fields.map((f) => f.by).filter((b): b is string => !!b))];
-  const parts = [`deleted by ${esc(r.deletedPod.deletedBy ?? 'unknown')}`];
-  if (by.length > 0) parts.push(`changed by ${by.map(esc).join(', ')}`);
+  const who = changersOf(m).map(esc);
+  if (m.findingType === 'loop') return who.length > 0 ? who.join(', ') : 'unknown';
+  const parts = [`deleted by ${esc(m.finding.deletedPod.deletedBy ?? 'unknown')}`];
+  if (who.length > 0) parts.push(`changed by ${who.join(', ')}`);
   return parts.join('; ');
-}
-
-function periodOf(m: AlertMessage): string {
-  if (m.findingType === 'loop') {
-    const l = m.finding;
-    return `every ~${l.periodSeconds} s, ${l.firstAt} → ${l.lastAt}${l.active ? ' (still looping)' : ''}`;
-  }
-  const r: Recreation = m.finding;
-  return r.createdPod
-    ? `${r.deletedPod.deletedAt} → ${r.createdPod.createdAt}`
-    : `deleted ${r.deletedPod.deletedAt}, no successor seen`;
 }
 
 export function buildSlackPayload(m: AlertMessage): SlackPayload {
   const f = m.finding;
-  const broker = `${f.namespace}/${f.kafkaCluster} broker ${f.brokerId}`;
-  const count = m.findingType === 'loop' ? String(m.totalCount) : '1';
+  const broker = brokerOf(m);
+  const count = String(countOf(m));
   const title = `${TITLES[m.event]}: ${f.kafkaCluster} broker ${f.brokerId}`;
   const fields: SlackText[] = [
     { type: 'mrkdwn', text: `*Broker*\n${esc(broker)}` },
@@ -119,16 +87,8 @@ export function buildSlackPayload(m: AlertMessage): SlackPayload {
     { type: 'mrkdwn', text: cut(`*Who*\n${whoOf(m)}`, FIELD_MAX) },
     { type: 'mrkdwn', text: `*Cluster*\n${esc(m.cluster)}` },
   ];
-  const changes =
-    m.findingType === 'loop'
-      ? m.latestRecreation && m.latestRecreation.fields.length > 0
-        ? fieldLines(m.latestRecreation.fields)
-        : m.finding.fields.map((p) => `• ${code(p)}`)
-      : fieldLines(m.finding.fields);
-  const recommendation =
-    m.findingType === 'loop' && m.finding.recommendation
-      ? m.finding.recommendation
-      : recommendationFor(f.classification);
+  const changes = fieldLines(changesOf(m));
+  const recommendation = recommendationOf(m);
   const blocks: SlackBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: cut(title, HEADER_MAX), emoji: true } },
     {
@@ -150,12 +110,7 @@ export function buildSlackPayload(m: AlertMessage): SlackPayload {
     type: 'section',
     text: { type: 'mrkdwn', text: cut(`*Recommendation*\n${esc(recommendation)}`, SECTION_MAX) },
   });
-  const ctx: SlackText[] = [];
-  if (m.report)
-    ctx.push({
-      type: 'mrkdwn',
-      text: reportText(m.report),
-    });
+  const ctx: SlackText[] = [{ type: 'mrkdwn', text: reportText(m.report) }];
   ctx.push({
     type: 'mrkdwn',
     text: `alert ${code(m.id)} · window ${esc(m.window.from)} → ${esc(m.window.to)}`,
@@ -173,9 +128,9 @@ export function buildSlackPayload(m: AlertMessage): SlackPayload {
   };
 }
 
-/** People get the HTML page when there is one, and a clickable link when pre-signing is on. */
-function reportText(r: NonNullable<AlertMessage['report']>): string {
-  if (r.html?.url) return `<${r.html.url}|Full report>`;
-  if (r.url) return `<${r.url}|Full report>`;
-  return `Full report: ${code(r.html?.uri ?? r.uri)}`;
+/** A clickable HTTPS link (the HTML page when there is one) with its lifetime; never an s3:// URI. */
+function reportText(r: AlertMessage['report']): string {
+  const link = reportLinkOf(r);
+  if (!link) return 'No report link (the run wrote no report, or links are not configured)';
+  return `<${link.url}|Full report>${link.lifetime ? ` (${esc(link.lifetime)})` : ''}`;
 }

@@ -18,13 +18,16 @@ describe('function configuration from the environment', () => {
     ).toMatchObject({ factsBucket: 'f', layout: { logsPrefix: 'raw/' }, maxLineBytes: 1024 });
   });
 
-  it('analyze: defaults are a 6 h window, 1 h of context, loops of 3 within 10 min, s3:// report links', () => {
+  it('analyze: defaults are a 6 h window, 1 h of context, loops of 3 within 10 min, pre-signed report links for 24 h, no chat topic', () => {
     const c = analyzeConfigFromEnv({ BUCKET: 'b', TOPIC_ARN: 'arn:t' });
     expect(c).toMatchObject({
       lookbackSeconds: 21600,
       contextSeconds: 3600,
       clusters: [],
-      reportLink: { mode: 's3', expiresSeconds: 86400 },
+      reportLink: { mode: 'presigned', expiresSeconds: 86400 },
+      chatTopicArn: '',
+      eksClusterArns: {},
+      eventBus: '',
     });
     expect(c.analysis).toMatchObject({ loopMinCount: 3, loopMaxGapSeconds: 600 });
     expect(c.alerts).toMatchObject({
@@ -42,6 +45,26 @@ describe('function configuration from the environment', () => {
       { REPORT_LINK: 'presigned', REPORT_URL_EXPIRES: '2h' },
       { reportLink: { mode: 'presigned', expiresSeconds: 7200 } },
     ],
+    [
+      { REPORT_LINK: 'url', REPORT_BASE_URL: 'https://d111.cloudfront.net/audit' },
+      { reportLink: { mode: 'url', baseUrl: 'https://d111.cloudfront.net/audit/' } },
+    ],
+    [
+      {
+        CHAT_TOPIC_ARN: 'arn:aws:sns:eu-west-1:123456789012:chat',
+        EKS_CLUSTER_ARNS:
+          'prod=arn:aws:eks:eu-west-1:123456789012:cluster/prod-eks, dev=arn:aws:eks:eu-west-1:123456789012:cluster/dev',
+        EVENT_BUS: 'default',
+      },
+      {
+        chatTopicArn: 'arn:aws:sns:eu-west-1:123456789012:chat',
+        eksClusterArns: {
+          prod: 'arn:aws:eks:eu-west-1:123456789012:cluster/prod-eks',
+          dev: 'arn:aws:eks:eu-west-1:123456789012:cluster/dev',
+        },
+        eventBus: 'default',
+      },
+    ],
     [{ LOOP_MAX_GAP: '5m' }, { analysis: { loopMaxGapSeconds: 300 }, alerts: { loopMaxGapSeconds: 300 } }],
     [
       { OPERATOR_USERS: 'system:serviceaccount:kafka:kafka-operator' },
@@ -56,6 +79,10 @@ describe('function configuration from the environment', () => {
     [{ BUCKET: 'b' }, /TOPIC_ARN/],
     [{ BUCKET: 'b', TOPIC_ARN: 't', LOOKBACK: 'soon' }, /LOOKBACK must be a duration/],
     [{ BUCKET: 'b', TOPIC_ARN: 't', REPORT_LINK: 'http' }, /REPORT_LINK/],
+    [{ BUCKET: 'b', TOPIC_ARN: 't', REPORT_LINK: 's3' }, /never s3:\/\/ URIs/],
+    [{ BUCKET: 'b', TOPIC_ARN: 't', REPORT_LINK: 'url' }, /REPORT_BASE_URL/],
+    [{ BUCKET: 'b', TOPIC_ARN: 't', REPORT_LINK: 'url', REPORT_BASE_URL: 'http://x.example' }, /https/],
+    [{ BUCKET: 'b', TOPIC_ARN: 't', EKS_CLUSTER_ARNS: 'prod=arn:aws:s3:::b' }, /EKS_CLUSTER_ARNS/],
     [{ BUCKET: 'b', TOPIC_ARN: 't', REPORT_LINK: 'presigned', REPORT_URL_EXPIRES: '8d' }, /7 days/],
     [{ BUCKET: 'b', TOPIC_ARN: 't', ALERT_RECREATION_CLASSES: 'oops' }, /unknown class/],
   ])('analyze refuses %j', (env, msg) => expect(() => analyzeConfigFromEnv(env)).toThrow(msg));

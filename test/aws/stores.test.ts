@@ -116,10 +116,25 @@ describe('facts store', () => {
 });
 
 describe('report store', () => {
-  it('links reports as s3:// URIs, or pre-signed URLs that fetch the report', async () => {
+  it('links reports under a base URL (a CloudFront front), or as pre-signed URLs that fetch the report and say until when', async () => {
     expect(
-      await writeReport(s3, 'stores', 'reports/r1.json', { a: 1 }, { mode: 's3', expiresSeconds: 60 }),
-    ).toEqual({ uri: 's3://stores/reports/r1.json' });
+      await writeReport(
+        s3,
+        'stores',
+        'reports/cluster=a b/r1.json',
+        { a: 1 },
+        { mode: 'url', baseUrl: 'https://reports.example.com/' },
+        '<p>r1</p>',
+      ),
+    ).toEqual({
+      uri: 's3://stores/reports/cluster=a b/r1.json',
+      url: 'https://reports.example.com/reports/cluster%3Da%20b/r1.json',
+      html: {
+        uri: 's3://stores/reports/cluster=a b/r1.html',
+        url: 'https://reports.example.com/reports/cluster%3Da%20b/r1.html',
+      },
+    });
+    const before = Date.now();
     const link = await writeReport(
       s3,
       'stores',
@@ -130,6 +145,10 @@ describe('report store', () => {
     expect(link.url).toMatch(/X-Amz-Signature=/);
     expect(link.url).toMatch(/X-Amz-Expires=60/);
     expect(await (await fetch(link.url!)).json()).toEqual({ a: 2 });
+    // The stated lifetime is the requested one (these static credentials do not expire).
+    const until = Date.parse(link.expiresAt!);
+    expect(until).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 60_000);
+    expect(until).toBeLessThanOrEqual(Date.now() + 60_000);
   });
 });
 

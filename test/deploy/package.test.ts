@@ -75,14 +75,15 @@ describe('osls package (offline)', () => {
     expect(zips).toEqual(['analyze.zip', 'ingest.zip', 'notifySlack.zip']);
   });
 
-  it('declares the three functions on Node 20 with their own roles', () => {
+  it('declares the three functions on Node 24 with their own roles', () => {
     const fns = ofType('AWS::Lambda::Function');
     expect(fns.map(([id]) => id).sort()).toEqual([
       'AnalyzeLambdaFunction',
       'IngestLambdaFunction',
       'NotifySlackLambdaFunction',
     ]);
-    for (const [, f] of fns) expect(f.Properties.Runtime).toMatch(/^nodejs(20|22)\.x$/);
+    // Node 20 reached end of life on 2026-04-30; Lambda blocks new functions on a deprecated runtime.
+    for (const [, f] of fns) expect(f.Properties.Runtime).toBe('nodejs24.x');
     expect(text(res('IngestLambdaFunction').Properties.Role)).toContain('IngestRole');
     expect(text(res('AnalyzeLambdaFunction').Properties.Role)).toContain('AnalyzeRole');
     expect(text(res('NotifySlackLambdaFunction').Properties.Role)).toContain('NotifyRole');
@@ -91,6 +92,96 @@ describe('osls package (offline)', () => {
         .map(([id]) => id)
         .sort(),
     ).toEqual(['AnalyzeRole', 'IngestRole', 'NotifyRole']);
+  });
+
+  it('bundles for the runtime it deploys to (esbuild target node24)', () => {
+    const yml = readFileSync(path.join(root, 'serverless.yml'), 'utf8');
+    expect(/^\s+target: (\S+)$/m.exec(yml)?.[1]).toBe('node24');
+    expect(/^\s+runtime: (\S+)$/m.exec(yml)?.[1]).toBe('nodejs24.x');
+  });
+
+  it('bounds ingestion: the queue mapping’s maximum concurrency within the function’s reserved concurrency', () => {
+    const esm = ofType('AWS::Lambda::EventSourceMapping')[0]![1].Properties;
+    const max = (esm.ScalingConfig as { MaximumConcurrency: number }).MaximumConcurrency;
+    expect(max).toBe(10);
+    const reserved = res('IngestLambdaFunction').Properties.ReservedConcurrentExecutions as number;
+    expect(reserved).toBe(12);
+    expect(reserved).toBeGreaterThanOrEqual(max);
+  });
+
+  it('keeps a Slack post that fails after retries: on-failure destination queue, its alarm, and the right to send there', () => {
+    const conf = ofType('AWS::Lambda::EventInvokeConfig');
+    expect(conf).toHaveLength(1);
+    expect(conf[0]![1].Properties).toMatchObject({
+      FunctionName: { Ref: 'NotifySlackLambdaFunction' },
+      MaximumRetryAttempts: 2,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': ['NotifyDeadLetterQueue', 'Arn'] } } },
+    });
+    expect(res('NotifyDeadLetterQueue').Properties.SqsManagedSseEnabled).toBe(true);
+    const alarm = res('NotifyDeadLetterAlarm').Properties;
+    expect(alarm).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
+    expect(text(alarm.Dimensions)).toContain('NotifyDeadLetterQueue');
+    const send = statementsOf('NotifyRole').find((s) => actions(s).includes('sqs:SendMessage'))!;
+    expect(send.Resource).toEqual({ 'Fn::GetAtt': ['NotifyDeadLetterQueue', 'Arn'] });
+  });
+
+  it('gives every metric and alarm this stage’s own service dimension', () => {
+    const service = 'koperator-audit-test';
+    for (const [, f] of ofType('AWS::Lambda::Function')) {
+      const env = (f.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(env.POWERTOOLS_SERVICE_NAME).toBe(service);
+    }
+    const custom = ofType('AWS::CloudWatch::Alarm').filter(
+      ([, a]) => a.Properties.Namespace === 'KoperatorAudit',
+    );
+    expect(custom.map(([id]) => id).sort()).toEqual(['ActiveLoopsAlarm', 'BucketSettingsAlarm']);
+    for (const [, a] of custom)
+      expect(a.Properties.Dimensions).toEqual([{ Name: 'service', Value: service }]);
+    for (const [, a] of ofType('AWS::CloudWatch::Alarm'))
+      expect(a.Properties.AlarmName).toMatch(/^koperator-audit-test-/);
+  });
+
+  it('publishes people’s alerts on a chat topic: encrypted, TLS-only, named in the outputs, wired to the analysis', () => {
+    const topic = res('ChatTopic').Properties;
+    expect(topic.TopicName).toBe('koperator-audit-test-chat');
+    expect(text(topic.KmsMasterKeyId)).toContain('alias/aws/sns');
+    const deny = (res('ChatTopicPolicy').Properties.PolicyDocument as { Statement: Statement[] })
+      .Statement[0]!;
+    expect(deny).toMatchObject({
+      Effect: 'Deny',
+      Action: 'sns:Publish',
+      Resource: { Ref: 'ChatTopic' },
+      Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+    });
+    expect(template.Outputs.ChatTopicArn).toMatchObject({ Value: { Ref: 'ChatTopic' } });
+    const env = (res('AnalyzeLambdaFunction').Properties.Environment as { Variables: Json }).Variables;
+    expect(env.CHAT_TOPIC_ARN).toEqual({ Ref: 'ChatTopic' });
+    expect(env.TOPIC_ARN).toEqual({ Ref: 'AlertsTopic' });
+    expect(env.REPORT_LINK).toBe('presigned');
+    const publish = statementsOf('AnalyzeRole').find((s) => actions(s).includes('sns:Publish'))!;
+    expect(publish.Resource).toEqual([{ Ref: 'AlertsTopic' }, { Ref: 'ChatTopic' }]);
+    // EventBridge only when asked for: the event bus name and the right to put events are conditional.
+    expect(env.EVENT_BUS).toEqual({ 'Fn::If': ['UseEventBridge', 'default', ''] });
+  });
+
+  it('applies a TLS-only policy to an existing bucket and has ingest check the rest', () => {
+    const policy = res('ExistingBucketPolicy');
+    expect(policy.Condition).toBe('PolicyOnExistingBucket');
+    expect(text(template.Conditions.PolicyOnExistingBucket)).toContain('CreateBucket');
+    const deny = (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement[0]!;
+    expect(deny).toMatchObject({
+      Effect: 'Deny',
+      Action: 's3:*',
+      Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+    });
+    const env = (res('IngestLambdaFunction').Properties.Environment as { Variables: Json }).Variables;
+    expect(env.CHECK_BUCKET).toEqual({ 'Fn::If': ['CreateBucket', 'false', 'true'] });
+    expect(env).toMatchObject({ FACTS_RETENTION_DAYS: '30', REPORTS_RETENTION_DAYS: '14' });
   });
 
   it('runs one analysis at a time', () => {
@@ -206,6 +297,10 @@ describe('osls package (offline)', () => {
       [
         'logs:CreateLogStream',
         'logs:PutLogEvents',
+        's3:GetBucketPolicy',
+        's3:GetBucketPublicAccessBlock',
+        's3:GetEncryptionConfiguration',
+        's3:GetLifecycleConfiguration',
         's3:GetObject',
         's3:PutObject',
         'sqs:ChangeMessageVisibility',
@@ -217,6 +312,7 @@ describe('osls package (offline)', () => {
     [
       'AnalyzeRole',
       [
+        'events:PutEvents',
         'logs:CreateLogStream',
         'logs:PutLogEvents',
         's3:GetObject',
@@ -225,7 +321,7 @@ describe('osls package (offline)', () => {
         'sns:Publish',
       ],
     ],
-    ['NotifyRole', ['logs:CreateLogStream', 'logs:PutLogEvents', 'ssm:GetParameter']],
+    ['NotifyRole', ['logs:CreateLogStream', 'logs:PutLogEvents', 'sqs:SendMessage', 'ssm:GetParameter']],
   ])('%s may do only what its function does', (role, expected) => {
     const got = [
       ...new Set(
@@ -265,7 +361,7 @@ describe('osls package (offline)', () => {
       MetricName: 'ActiveLoops',
       Threshold: 0,
       ComparisonOperator: 'GreaterThanThreshold',
-      Dimensions: [{ Name: 'service', Value: 'koperator-audit' }],
+      Dimensions: [{ Name: 'service', Value: 'koperator-audit-test' }],
     });
     const dlq = res('IngestDeadLetterAlarm').Properties;
     expect(dlq).toMatchObject({

@@ -122,9 +122,12 @@ describe('exactly-once effects on at-least-once delivery (fauxqs, faults at the 
   const saved = { ...process.env };
 
   /** Points the handlers' SDK clients at the clean emulator or at the proxy in front of the chaos one. */
-  const useClean = (): void => handlerEnv(cleanFx, clean.stack, { LOOKBACK: '12h' });
+  // Report links under a fixed base URL: pre-signed ones would differ between the two
+  // emulators (endpoint, signing time) and hide whether the messages are the same.
+  const LINKS = { REPORT_LINK: 'url', REPORT_BASE_URL: 'https://reports.example.com/' };
+  const useClean = (): void => handlerEnv(cleanFx, clean.stack, { LOOKBACK: '12h', ...LINKS });
   const useChaos = (): void =>
-    handlerEnv({ ...chaosFx, endpoint: proxy.endpoint }, chaos.stack, { LOOKBACK: '12h' });
+    handlerEnv({ ...chaosFx, endpoint: proxy.endpoint }, chaos.stack, { LOOKBACK: '12h', ...LINKS });
   const runAnalyze = (): Promise<AnalyzeResponse> =>
     analyze(scheduledEvent(runTime), lambdaContext('koperator-audit-analyze'));
 

@@ -22,7 +22,10 @@ import { decodeLastApplied, encodeLastApplied, LAST_APPLIED_ANNOTATION } from '.
 import type { AuditEvent } from '../../lib/model/audit';
 import type { FindingsDocument } from '../../lib/model/findings';
 import type { OperatorLine } from '../../lib/model/operator-line';
-import { buildSnsMessage, toAlertMessage } from '../../lib/notify/message';
+import { alertAttributes, alertSubject, buildSnsMessage, toAlertMessage } from '../../lib/notify/message';
+import { buildChatNotification, buildChatSnsMessage } from '../../lib/notify/chat';
+import { buildEmailText } from '../../lib/notify/email';
+import { buildEventBridgeEntry } from '../../lib/notify/eventbridge';
 import { buildSlackPayload } from '../../lib/notify/slack';
 import { analyzeInputs, collectFacts } from '../../lib/pipeline/analyze-inputs';
 import { REPORT_FORMATS, renderReport } from '../../lib/report';
@@ -456,6 +459,16 @@ function alertTexts(doc: FindingsDocument): Record<string, string> {
     const m = toAlertMessage(ev, ctx);
     out[`sns ${ev.id}`] = JSON.stringify(buildSnsMessage(m));
     out[`slack ${ev.id}`] = JSON.stringify(buildSlackPayload(m));
+    // The chat topic's one publish (custom notification + email text), and the EventBridge entry.
+    const chat = buildChatNotification(m, {
+      eksClusterArns: { eks: 'arn:aws:eks:us-east-1:123456789012:cluster/eks' },
+    });
+    const email = buildEmailText(m);
+    out[`chat ${ev.id}`] = JSON.stringify(
+      buildChatSnsMessage(m, { chat, email, subject: alertSubject(m), attributes: alertAttributes(m) }),
+    );
+    out[`email ${ev.id}`] = email;
+    out[`eventbridge ${ev.id}`] = JSON.stringify(buildEventBridgeEntry(m, 'default'));
   }
   return out;
 }
@@ -551,8 +564,7 @@ describeWithCorpus(SCENARIOS, 'secrets planted in the logs never leave the proce
       if (
         name.startsWith('stderr') ||
         name.endsWith('stderr') ||
-        name.startsWith('sns') ||
-        name.startsWith('slack')
+        /^(sns|slack|chat|email|eventbridge) /.test(name)
       )
         continue;
       for (const e of evidence) if (!text.includes(e)) missing.push(`${name}: ${e}`);
@@ -564,9 +576,15 @@ describeWithCorpus(SCENARIOS, 'secrets planted in the logs never leave the proce
     expect(missing).toEqual([]);
     // The webhook loop's alerts name the webhook and the broker pod.
     const loopAlerts = Object.entries(out.texts).filter(
-      ([name, text]) => /^(sns|slack) l/.test(name) && text.includes(LOOP_CLUSTER),
+      ([name, text]) => /^(sns|slack|chat|email|eventbridge) l/.test(name) && text.includes(LOOP_CLUSTER),
     );
-    expect(loopAlerts.length).toBe(2);
+    expect(loopAlerts.map(([name]) => name.split(' ')[0]).sort()).toEqual([
+      'chat',
+      'email',
+      'eventbridge',
+      'slack',
+      'sns',
+    ]);
     for (const [, text] of loopAlerts) expect(text).toContain(LOOP_WEBHOOK);
     expect(out.facts).toContain('alice@example.com'); // user names are kept, only names
     expect(out.facts).toContain('pipeline-kafka-config-99'); // the ConfigMap write is kept, as metadata

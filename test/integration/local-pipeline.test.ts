@@ -55,7 +55,8 @@ describe('runLocalPipeline', () => {
       // Every SNS message reached Slack, as Block Kit.
       expect(r.slack).toHaveLength(r.sns.length);
       expect((r.slack as SlackPayload[]).every((p) => p.blocks[0]?.type === 'header')).toBe(true);
-      expect(out.text()).toMatch(/^4 SNS message\(s\), 4 Slack post\(s\)\n/);
+      expect(out.text()).toMatch(/^4 SNS message\(s\), 4 Slack post\(s\), 4 chat\/email message\(s\)\n/);
+      expect(r.chat).toHaveLength(4);
       expect(out.text()).toContain('── SNS 1: [demo] loop started');
       expect(out.text()).toContain('── Slack 4');
       expect(err.text()).toMatch(/ingest: \d+ invocations, 0 message failures, 0 dead-lettered/);
@@ -84,10 +85,11 @@ describe('runLocalPipeline', () => {
         stdout: out.stream,
         stderr: sink().stream,
       });
-      expect(r).toMatchObject({ uploaded: 2, ingestFailures: 0, sns: [], slack: [] });
+      expect(r).toMatchObject({ uploaded: 2, ingestFailures: 0, sns: [], slack: [], chat: [] });
       expect(JSON.parse(out.text())).toMatchObject({
         sns: [],
         slack: [],
+        chat: [],
         analyze: { now: '2026-11-02T10:05:00.000Z' },
       });
     } finally {

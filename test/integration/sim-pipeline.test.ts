@@ -8,12 +8,7 @@ import type { Context, SQSBatchResponse, SQSEvent, ScheduledEvent } from 'aws-la
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
 import { driveSqsHandler, uploadObject } from '../../lib/aws/local-stack';
 import { lambdaContext, scheduledEvent } from '../../lib/aws/local-lambda';
-import {
-  DEFAULT_SCENARIO_ORDER,
-  simulateCluster,
-  type ScenarioName,
-  type SimulatedLogs,
-} from '../../sim';
+import { DEFAULT_SCENARIO_ORDER, simulateCluster, type ScenarioName, type SimulatedLogs } from '../../sim';
 import { encodeAudit, encodeOperator } from '../../sim/encode';
 import type { Classification } from '../../lib/model/findings';
 import { Readable } from 'stream';

@@ -56,6 +56,7 @@ export const loopEvent: LoopAlert = {
   event: 'loop-started',
   id: 'id-loop',
   cluster: 'eks-prod',
+  threadId: 'koperator-audit-thread-loop',
   loop,
   totalCount: 12,
   latest: recreation,
@@ -69,5 +70,9 @@ export const recreationEvent: RecreationAlert = {
 };
 export const ctx = {
   window: { from: '2026-11-02T05:31:00.000Z', to: '2026-11-02T11:31:00.000Z' },
-  report: { uri: 's3://b/reports/cluster=eks-prod/r.json' },
+  report: {
+    uri: 's3://b/reports/cluster=eks-prod/r.json',
+    url: 'https://b.s3.eu-west-1.amazonaws.com/reports/cluster%3Deks-prod/r.json?X-Amz-Expires=86400',
+    expiresAt: '2026-11-03T11:31:00.000Z',
+  },
 };

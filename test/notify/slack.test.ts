@@ -1,5 +1,6 @@
 import { toAlertMessage } from '../../lib/notify/message';
-import { buildSlackPayload, recommendationFor, type SlackBlock } from '../../lib/notify/slack';
+import { buildSlackPayload, type SlackBlock } from '../../lib/notify/slack';
+import { recommendationFor } from '../../lib/notify/words';
 import { CLASSIFICATIONS } from '../../lib/model/findings';
 import { ctx, loopEvent, recreation, recreationEvent } from './fixtures';
 
@@ -36,7 +37,10 @@ describe('Slack Block Kit payload', () => {
       '• `spec.containers[name=kafka].resources.requests.cpu`: `2` → `1200m` (by scaleops-mutating-webhook-configuration/pods.scaleops.sh)',
     );
     expect(all).toContain('Exclude the kafka namespace from the ScaleOps webhook');
-    expect(all).toContain('`s3://b/reports/cluster=eks-prod/r.json`');
+    expect(all).toContain(
+      '<https://b.s3.eu-west-1.amazonaws.com/reports/cluster%3Deks-prod/r.json?X-Amz-Expires=86400|Full report> (link valid until 2026-11-03 11:31:00 UTC at the latest)',
+    );
+    expect(all).not.toContain('s3://');
     expect(p.text).toBe(
       'Recreation loop started: kafka/pipeline-kafka broker 4 (external-mutation-revert, 12x) in eks-prod',
     );
@@ -53,14 +57,19 @@ describe('Slack Block Kit payload', () => {
       '<https://x/r.html|Full report>',
     ],
     [
-      'the HTML page’s URI when not pre-signed',
-      { uri: 's3://b/r.json', html: { uri: 's3://b/r.html' } },
-      'Full report: `s3://b/r.html`',
+      'the JSON report’s URL when there is no page, with its lifetime',
+      { uri: 's3://b/r.json', url: 'https://x/r.json', expiresAt: '2026-11-03T10:00:00Z' },
+      '<https://x/r.json|Full report> (link valid until 2026-11-03 10:00:00 UTC at the latest)',
     ],
-    ['the JSON report when there is no page', { uri: 's3://b/r.json' }, 'Full report: `s3://b/r.json`'],
+    [
+      'no s3:// URI when there is no HTTPS URL',
+      { uri: 's3://b/r.json', html: { uri: 's3://b/r.html' } },
+      'No report link',
+    ],
   ])('points people at %s', (_label, report, text) => {
     const all = texts(buildSlackPayload(toAlertMessage(recreationEvent, { ...ctx, report })).blocks);
     expect(all).toContain(text);
+    expect(all).not.toContain('s3://');
   });
 
   it('links a pre-signed report URL and names deleter and mutator of a single recreation', () => {

@@ -1,0 +1,254 @@
+// Amazon Q Developer in chat applications (formerly AWS Chatbot) custom notifications: the
+// only SNS messages it shows in Slack, Teams or Chime. AWS's schema: `version` "1.0" and
+// `source` "custom" required; `content.textType` "client-markdown" the only text type;
+// `metadata.threadId` groups a loop's updates in one thread. AWS does not publish length
+// limits per field, so this module keeps to the tightest renderer it lands in (a Slack
+// section holds 3,000 characters) and to SNS's 256 KiB per message.
+import { createHash } from 'crypto';
+import type { AlertMessage } from './message';
+import {
+  EVENT_TITLES,
+  brokerOf,
+  changersOf,
+  changesOf,
+  countOf,
+  periodOf,
+  recommendationOf,
+  reportLinkOf,
+  valueText,
+} from './words';
+
+export interface ChatNotification {
+  version: '1.0';
+  source: 'custom';
+  id: string;
+  content: {
+    textType: 'client-markdown';
+    title: string;
+    description: string;
+    nextSteps: string[];
+    keywords: string[];
+  };
+  metadata: {
+    threadId: string;
+    summary: string;
+    eventType: string;
+    relatedResources: string[];
+    additionalContext: Record<string, string>;
+  };
+}
+
+/** The caps this module keeps to (see the header); the end-to-end test checks every message against them. */
+export const CHAT_LIMITS = {
+  titleChars: 250,
+  descriptionChars: 3000,
+  nextStepChars: 1000,
+  nextSteps: 5,
+  keywordChars: 75,
+  keywords: 10,
+  summaryChars: 250,
+  threadIdChars: 128,
+  contextValueChars: 256,
+  messageBytes: 256 * 1024,
+} as const;
+
+export interface ChatContext {
+  /** EKS cluster ARN by Kubernetes cluster name (the name the logs are filed under). */
+  eksClusterArns?: Readonly<Record<string, string>>;
+}
+
+const SEVERITY_MARK: Record<AlertMessage['severity'], string> = {
+  critical: ':rotating_light:',
+  warning: ':warning:',
+  info: ':information_source:',
+};
+
+const CAUSE_WORDS: Record<AlertMessage['finding']['classification'], string> = {
+  'external-mutation-revert': 'koperator reverts an outside change',
+  'intent-change': 'KafkaCluster spec changed',
+  'config-change': 'broker config changed',
+  'tainted-restart': 'tainted broker',
+  'container-terminated': 'container terminated',
+  'external-deletion': 'deleted by someone else',
+  unknown: 'cause not in the logs',
+};
+
+function cut(s: string, max: number): string {
+  return s.length <= max ? s : s.slice(0, max - 1) + '…';
+}
+
+/**
+ * Names from the logs are data, not markup: a backtick would end a code span, angle
+ * brackets make Slack mentions and links (`<!channel>`, `<url|text>`), a newline would
+ * start a list item, and `@name` mentions someone in Teams and Chime, so `@` gets a
+ * zero-width space after it.
+ */
+export function chatSafe(s: string): string {
+  return (
+    s
+      // Control characters (newlines would start list items) and bidi overrides (which
+      // reorder what a reader sees) become spaces.
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g, ' ')
+      .replace(/`/g, "'")
+      .replace(/</g, '‹')
+      .replace(/>/g, '›')
+      .replace(/@/g, '@\u200b')
+  );
+}
+
+function code(v: unknown, max = 120): string {
+  return '`' + chatSafe(valueText(v, max)) + '`';
+}
+
+function threadIdOf(m: AlertMessage): string {
+  if (m.findingType === 'loop' && m.threadId) return m.threadId;
+  // Pending alerts from older versions carry no thread: derive one from the loop's broker
+  // and start; a single recreation is its own thread.
+  const f = m.finding;
+  const key =
+    m.findingType === 'loop'
+      ? [m.cluster, f.namespace, f.kafkaCluster, f.brokerId, m.finding.firstAt]
+      : [m.cluster, m.id];
+  return 'koperator-audit-' + createHash('sha256').update(key.join('\u0000')).digest('hex').slice(0, 24);
+}
+
+function descriptionOf(m: AlertMessage, budget: number): string {
+  const link = reportLinkOf(m.report);
+  const who = changersOf(m);
+  const head = [
+    `*Broker* ${chatSafe(brokerOf(m))} in cluster ${chatSafe(m.cluster)}`,
+    `*Class* ${code(m.finding.classification)} · *Count* ${countOf(m)} · *Severity* ${m.severity}`,
+    `*Period* ${chatSafe(periodOf(m))}`,
+    m.findingType === 'recreation'
+      ? `*Who* deleted by ${chatSafe(m.finding.deletedPod.deletedBy ?? 'unknown')}${who.length > 0 ? `; changed by ${who.map(chatSafe).join(', ')}` : ''}`
+      : `*Who* ${who.length > 0 ? who.map(chatSafe).join(', ') : 'unknown'}`,
+  ];
+  const tail = [
+    link
+      ? `*Full report* ${link.url}${link.lifetime ? ` (${link.lifetime})` : ''}`
+      : '*Full report* none linked (the run wrote no report, or links are not configured)',
+  ];
+  const fixed = [...head, '*Fields (from → to, by whom)*', ...tail].join('\n').length + 1;
+  // The fields fill what the header and the link leave; the link is never cut.
+  const lines: string[] = [];
+  let used = 0;
+  const changes = changesOf(m);
+  for (let i = 0; i < changes.length; i++) {
+    const c = changes[i]!;
+    const line =
+      'from' in c || 'to' in c
+        ? `• ${code(c.path)}: ${code(c.from)} → ${code(c.to)}${c.by ? ` (by ${chatSafe(c.by)})` : ''}`
+        : `• ${code(c.path)}`;
+    const more = `• … ${changes.length - i} more in the report`;
+    if (fixed + used + line.length + 1 + more.length + 1 > budget) {
+      lines.push(more);
+      break;
+    }
+    lines.push(line);
+    used += line.length + 1;
+  }
+  const body = [...head, ...(lines.length > 0 ? ['*Fields (from → to, by whom)*', ...lines] : []), ...tail];
+  return cut(body.join('\n'), budget);
+}
+
+/** The chat notification for one alert; every field within CHAT_LIMITS. */
+export function buildChatNotification(m: AlertMessage, ctx: ChatContext = {}): ChatNotification {
+  const f = m.finding;
+  const who = changersOf(m);
+  const cause = `${CAUSE_WORDS[f.classification]}${who.length > 0 ? ` (${who.join(', ')})` : ''}`;
+  const title = cut(
+    chatSafe(`${EVENT_TITLES[m.event]}: ${brokerOf(m)}, ${cause}`),
+    CHAT_LIMITS.titleChars - SEVERITY_MARK[m.severity].length - 1,
+  );
+  const link = reportLinkOf(m.report);
+  const nextSteps = [cut(chatSafe(recommendationOf(m)), CHAT_LIMITS.nextStepChars)];
+  if (link) nextSteps.push(cut(`Read the full report: ${link.url}`, CHAT_LIMITS.nextStepChars));
+  const eks = ctx.eksClusterArns?.[m.cluster];
+  const keywords = [f.classification, m.event, m.severity, f.kafkaCluster, m.cluster]
+    .map((k) => cut(chatSafe(k), CHAT_LIMITS.keywordChars))
+    .filter((k, i, all) => k !== '' && all.indexOf(k) === i)
+    .slice(0, CHAT_LIMITS.keywords);
+  const context: Record<string, string> = {
+    cluster: m.cluster,
+    namespace: f.namespace,
+    kafkaCluster: f.kafkaCluster,
+    brokerId: f.brokerId,
+    classification: f.classification,
+    severity: m.severity,
+    count: String(countOf(m)),
+    alertId: m.id,
+  };
+  return {
+    version: '1.0',
+    source: 'custom',
+    id: m.id,
+    content: {
+      textType: 'client-markdown',
+      title: `${SEVERITY_MARK[m.severity]} ${title}`,
+      description: descriptionOf(m, CHAT_LIMITS.descriptionChars),
+      nextSteps,
+      keywords,
+    },
+    metadata: {
+      threadId: threadIdOf(m),
+      summary: cut(
+        chatSafe(`${EVENT_TITLES[m.event]}: ${brokerOf(m)} (${f.classification}, ${countOf(m)}x)`),
+        CHAT_LIMITS.summaryChars,
+      ),
+      eventType: m.event,
+      relatedResources: eks ? [eks] : [],
+      additionalContext: Object.fromEntries(
+        Object.entries(context).map(([k, v]) => [k, cut(v, CHAT_LIMITS.contextValueChars)]),
+      ),
+    },
+  };
+}
+
+/** `name=arn,name=arn` (the eksClusterArns stage param) as a map; throws on a malformed pair. */
+export function parseEksClusterArns(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')) {
+    const eq = pair.indexOf('=');
+    const name = pair.slice(0, eq).trim();
+    const arn = pair.slice(eq + 1).trim();
+    if (eq <= 0 || !/^arn:aws[a-z-]*:eks:[a-z0-9-]+:\d{12}:cluster\/[A-Za-z0-9][A-Za-z0-9_-]*$/.test(arn))
+      throw new Error(
+        `EKS_CLUSTER_ARNS: "${pair}" is not <cluster name>=arn:aws:eks:<region>:<account>:cluster/<name>`,
+      );
+    out[name] = arn;
+  }
+  return out;
+}
+
+/** One SNS publish with MessageStructure json: chat clients get `default`, email endpoints `email`. */
+export interface ChatSnsMessage {
+  subject: string;
+  /** The JSON object SNS splits per protocol, serialised. */
+  message: string;
+  attributes: Record<string, { DataType: 'String'; StringValue: string }>;
+}
+
+export function buildChatSnsMessage(
+  m: AlertMessage,
+  parts: { chat: ChatNotification; email: string; subject: string; attributes: ChatSnsMessage['attributes'] },
+): ChatSnsMessage {
+  // Both parts are bounded (the notification by CHAT_LIMITS, the email by its 40 fields of
+  // at most 300-character values), far below SNS's limit; checked all the same.
+  const message = JSON.stringify({ default: JSON.stringify(parts.chat), email: parts.email });
+  const bytes =
+    Buffer.byteLength(message) +
+    Buffer.byteLength(parts.subject) +
+    Object.entries(parts.attributes).reduce(
+      (n, [k, v]) => n + Buffer.byteLength(k) + v.DataType.length + Buffer.byteLength(v.StringValue),
+      0,
+    );
+  if (bytes > CHAT_LIMITS.messageBytes)
+    throw new Error(
+      `chat message for alert ${m.id} is ${bytes} bytes, over SNS's ${CHAT_LIMITS.messageBytes}`,
+    );
+  return { subject: parts.subject, message, attributes: parts.attributes };
+}

@@ -1,0 +1,72 @@
+// The plain-text body email subscribers of the chat topic get (SNS sends the `email` key
+// of a MessageStructure json message to email endpoints): the same facts as the chat and
+// Slack messages, in words, with the report as a clickable HTTPS link.
+import type { AlertMessage } from './message';
+import {
+  EVENT_TITLES,
+  brokerOf,
+  changersOf,
+  changesOf,
+  countOf,
+  periodOf,
+  recommendationOf,
+  reportLinkOf,
+  valueText,
+} from './words';
+
+/** Fields listed in full before the rest are only counted (the report has them all). */
+const EMAIL_FIELDS_MAX = 40;
+const VALUE_MAX = 300;
+
+/** Control characters and bidi overrides from the logs would garble or reorder what a mail client shows. */
+function line(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u001f\u007f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g, ' ');
+}
+
+export function buildEmailText(m: AlertMessage): string {
+  const f = m.finding;
+  const who = changersOf(m);
+  const link = reportLinkOf(m.report);
+  const out: string[] = [
+    `${EVENT_TITLES[m.event]}: ${brokerOf(m)} in cluster ${m.cluster}`,
+    '',
+    `Class:     ${f.classification} (severity ${m.severity})`,
+    `Count:     ${countOf(m)} recreation(s)`,
+    `Period:    ${periodOf(m)}`,
+  ];
+  if (m.findingType === 'recreation') {
+    out.push(`Deleted by: ${m.finding.deletedPod.deletedBy ?? 'unknown'}`);
+    out.push(`Pods:      ${m.finding.deletedPod.name} -> ${m.finding.createdPod?.name ?? '(none seen)'}`);
+  }
+  out.push(`Changed by: ${who.length > 0 ? who.join(', ') : 'unknown'}`);
+  const changes = changesOf(m);
+  if (changes.length > 0) {
+    out.push('', 'Fields (from -> to, by whom):');
+    for (const c of changes.slice(0, EMAIL_FIELDS_MAX)) {
+      out.push(
+        'from' in c || 'to' in c
+          ? `  - ${c.path}: ${valueText(c.from, VALUE_MAX)} -> ${valueText(c.to, VALUE_MAX)}${c.by ? ` (by ${c.by})` : ''}`
+          : `  - ${c.path}`,
+      );
+    }
+    if (changes.length > EMAIL_FIELDS_MAX)
+      out.push(`  ... and ${changes.length - EMAIL_FIELDS_MAX} more in the report`);
+  }
+  out.push('', 'What to do:', `  ${recommendationOf(m)}`, '');
+  out.push(
+    link
+      ? `Full report: ${link.url}${link.lifetime ? `\n  (${link.lifetime})` : ''}`
+      : 'Full report: none linked (the run wrote no report, or links are not configured)',
+  );
+  if (m.truncated && m.truncated.length > 0)
+    out.push(`Trimmed to fit SNS: ${m.truncated.join(', ')} (the report has them whole)`);
+  out.push('', `Alert ${m.id}, event ${m.event}, window ${m.window.from} -> ${m.window.to}.`);
+  out.push('Sent by koperator-audit.');
+  return (
+    out
+      .flatMap((l) => l.split('\n'))
+      .map(line)
+      .join('\n') + '\n'
+  );
+}

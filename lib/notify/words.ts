@@ -1,0 +1,112 @@
+// The facts of an alert as people read them, shared by every human channel (Slack, chat,
+// email): who changed what, over which period, what to do, and where the report is. Plain
+// strings; each channel escapes and lays them out in its own markup.
+import type { Classification, FieldChange, Recreation } from '../model/findings';
+import type { AlertMessage, ReportPointer } from './message';
+
+export const EVENT_TITLES: Record<AlertMessage['event'], string> = {
+  'loop-started': 'Recreation loop started',
+  'loop-escalated': 'Recreation loop escalated',
+  'loop-ended': 'Recreation loop ended',
+  recreation: 'Broker pod re-created',
+};
+
+/** Plain-words advice per class, for single recreations (loops carry the analysis' own). */
+export function recommendationFor(c: Classification): string {
+  switch (c) {
+    case 'external-mutation-revert':
+      return 'Something outside koperator changes a field koperator declares, so koperator reverts it by re-creating the pod. Exclude the broker pods from that webhook or controller, or declare the same value in the KafkaCluster spec.';
+    case 'intent-change':
+      return 'The KafkaCluster spec changed; a rolling restart is expected. Check the change was intended.';
+    case 'config-change':
+      return 'The broker configuration changed (per-broker ConfigMap); the restart applies it. Check who changed it.';
+    case 'tainted-restart':
+      return 'The broker pod carried labels matching the tainted-brokers selector. Find who set the label.';
+    case 'container-terminated':
+      return 'A broker container terminated (crash, OOM kill) or the pod was evicted; look at its limits and node.';
+    case 'external-deletion':
+      return 'Someone other than koperator deleted or evicted the pod (kubectl, drain, autoscaler). Check it was planned.';
+    case 'unknown':
+      return 'The logs do not show why. Make sure the audit policy logs pod writes at RequestResponse and koperator logs reach the bucket.';
+  }
+}
+
+export function recommendationOf(m: AlertMessage): string {
+  return m.findingType === 'loop' && m.finding.recommendation
+    ? m.finding.recommendation
+    : recommendationFor(m.finding.classification);
+}
+
+export function brokerOf(m: AlertMessage): string {
+  const f = m.finding;
+  return `${f.namespace}/${f.kafkaCluster} broker ${f.brokerId}`;
+}
+
+/** Who changed the fields (webhooks, controllers, users), without repeats. */
+export function changersOf(m: AlertMessage): string[] {
+  if (m.findingType === 'loop') {
+    const who =
+      m.finding.mutators.length > 0
+        ? m.finding.mutators
+        : (m.latestRecreation?.fields.map((f) => f.by).filter((b): b is string => !!b) ?? []);
+    return [...new Set(who)];
+  }
+  return [...new Set(m.finding.fields.map((f) => f.by).filter((b): b is string => !!b))];
+}
+
+export function periodOf(m: AlertMessage): string {
+  if (m.findingType === 'loop') {
+    const l = m.finding;
+    return `every ~${l.periodSeconds} s, ${l.firstAt} → ${l.lastAt}${l.active ? ' (still looping)' : ''}`;
+  }
+  const r: Recreation = m.finding;
+  return r.createdPod
+    ? `${r.deletedPod.deletedAt} → ${r.createdPod.createdAt}`
+    : `deleted ${r.deletedPod.deletedAt}, no successor seen`;
+}
+
+/** The changed fields with from → to and by whom; for a loop, those of its latest recreation (else its paths). */
+export function changesOf(m: AlertMessage): { path: string; from?: unknown; to?: unknown; by?: string }[] {
+  const full = (fields: readonly FieldChange[]) =>
+    fields.map((f) => ({ path: f.path, from: f.from, to: f.to, ...(f.by ? { by: f.by } : {}) }));
+  if (m.findingType === 'recreation') return full(m.finding.fields);
+  if (m.latestRecreation && m.latestRecreation.fields.length > 0) return full(m.latestRecreation.fields);
+  return m.finding.fields.map((path) => ({ path }));
+}
+
+export function countOf(m: AlertMessage): number {
+  return m.findingType === 'loop' ? m.totalCount : 1;
+}
+
+export interface ReportLinkWords {
+  /** HTTPS URL of the report for people (the HTML page when there is one). */
+  url: string;
+  /**
+   * "valid until … at the latest" for a pre-signed URL, null for one that does not expire.
+   * At the latest: S3 also refuses it once the credentials that signed it expire, and a
+   * Lambda role's session may end first without the function being told when.
+   */
+  lifetime: string | null;
+}
+
+/**
+ * The report's clickable link, or null when the run has none: an s3:// URI is never
+ * offered to people (no browser or chat client opens it).
+ */
+export function reportLinkOf(r: ReportPointer | null): ReportLinkWords | null {
+  if (!r) return null;
+  const url = r.html?.url ?? r.url;
+  if (!url || !/^https?:\/\//.test(url)) return null;
+  return {
+    url,
+    lifetime: r.expiresAt
+      ? `link valid until ${r.expiresAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')} at the latest`
+      : null,
+  };
+}
+
+/** A value as one short line: strings bare, the rest as JSON, `absent` for a missing side. */
+export function valueText(v: unknown, max: number): string {
+  const s = v === undefined ? 'absent' : typeof v === 'string' ? v : (JSON.stringify(v) ?? 'null');
+  return s.length <= max ? s : s.slice(0, max - 1) + '…';
+}
