@@ -8,7 +8,7 @@
 // The exported entry points deep-copy their inputs; the helpers below then work in place on
 // those private copies, which keeps them close to the algorithm they follow.
 
-import { cloneJson, goKind, isObject, type JsonObject } from './json-value';
+import { cloneJson, goKind, isObject, type GoKind, type JsonObject } from './json-value';
 import { listStrategy } from './pod-schema';
 import {
   DELETE_DIRECTIVE,
@@ -19,7 +19,8 @@ import {
   RETAIN_KEYS_DIRECTIVE,
   SET_ELEMENT_ORDER_PREFIX,
   StrategicMergeError,
-  dedupeScalars,
+  decodedCapacity,
+  dedupeScalarsInPlace,
   deepEqualOrThrow,
   discardNullValues,
   elementKind,
@@ -197,8 +198,8 @@ function mergeOrderedLists(original: JsonObject, patch: JsonObject, path: string
       meta.mergeKey === '' ? partitionPrimitives(merged, order) : partitionMaps(merged, order, meta.mergeKey);
     const kind = elementKind(origL, patchL);
     const serverOrder =
-      o.mergeParallelList && foundOriginal && foundPatch && kind === 'map' && meta.mergeKey !== ''
-        ? aliasedServerOrder(origL, patchL, meta.mergeKey)
+      o.mergeParallelList && foundOriginal && foundPatch && meta.merge
+        ? aliasedServerOrder(origL, patchL, meta.mergeKey, kind)
         : origL;
     original[listKey] = normalizeElementOrder(inPatch, serverOnly, order, serverOrder, meta.mergeKey, kind);
     delete patch[listKey];
@@ -215,10 +216,16 @@ function mergeOrderedLists(original: JsonObject, patch: JsonObject, path: string
  * elements come before it. A list decoded from JSON has a power-of-two capacity (append
  * growth from empty), which decides whether an append still lands in that array.
  */
-function aliasedServerOrder(live: unknown[], patch: unknown[], mergeKey: string): unknown[] {
+function aliasedServerOrder(live: unknown[], patch: unknown[], mergeKey: string, kind: GoKind): unknown[] {
+  if (kind !== 'map') {
+    const all = [...live, ...patch];
+    if (all.length > decodedCapacity(live.length)) return live;
+    dedupeScalarsInPlace(all);
+    return all.slice(0, live.length);
+  }
+  if (mergeKey === '') return live;
   const buf = [...live];
-  let cap = 1;
-  while (cap < live.length) cap *= 2;
+  const cap = decodedCapacity(live.length);
   let n = live.length;
   const keyAt = (i: number): unknown => (isObject(buf[i]) ? (buf[i] as JsonObject)[mergeKey] : undefined);
   const find = (key: unknown): number => {
@@ -307,7 +314,12 @@ function mergeSlice(
   if (kind !== 'map') {
     if (o.mergeParallelList && isDeleteList)
       return original.filter((v) => !patch.some((d) => sameScalar(d, v)));
-    merged = dedupeScalars([...original, ...patch]);
+    // append(original, patch...) writes into original's array when it has room, and
+    // deduplicateScalars then rewrites that array in place: the live order read below is it.
+    const buf = [...original, ...patch];
+    merged = buf.slice(0, dedupeScalarsInPlace(buf));
+    if (o.mergeParallelList && buf.length <= decodedCapacity(original.length))
+      base = buf.slice(0, original.length);
   } else {
     if (mergeKey === '')
       throw new StrategicMergeError(`cannot merge lists without merge key for ${path.join('.')}`);

@@ -7,7 +7,8 @@
 // upstream. Callers put states through the typed round trip (typed-pod.ts) first, which writes
 // every quantity in its canonical form, as the API server and koperator's Go structs do.
 //
-// Inputs that are not JSON objects are taken as {} (apimachinery's "empty document").
+// An absent input is the empty document; one that is not a JSON object is refused, as
+// apimachinery refuses to decode it.
 // Malformed lists (a merge-list element without its key, mixed element types) throw
 // StrategicMergeError where apimachinery returns an error.
 
@@ -61,8 +62,11 @@ const TWO_WAY: DiffOptions = {
   buildRetainKeys: false,
 };
 
+/** A document: absent (or JSON null) is empty; anything but an object is refused (ErrBadJSONDoc). */
 function asDocument(v: unknown): JsonObject {
-  return isObject(v) ? v : {};
+  if (v === null || v === undefined) return {};
+  if (!isObject(v)) throw new StrategicMergeError('invalid JSON document');
+  return v;
 }
 
 /** The patch that turns `original` into `modified`. */

@@ -42,7 +42,14 @@ interface Field {
 type Kind =
   | { t: 'str' | 'int32' | 'int64' | 'bool' | 'qty' | 'time' | 'intstr' | 'map' | 'qmap' | 'raw' }
   | { t: 'ptr'; elem: Kind }
-  | { t: 'struct'; fields: Field[]; byName: Map<string, Field>; name: string }
+  | {
+      t: 'struct';
+      fields: Field[];
+      byName: Map<string, Field>;
+      /** Fields written even when absent from the input: no omitempty, or a struct value. */
+      always: Field[];
+      name: string;
+    }
   | { t: 'list'; elem: Kind };
 
 const structs = new Map<string, Kind & { t: 'struct' }>();
@@ -72,13 +79,16 @@ function structKind(name: string): Kind & { t: 'struct' } {
   if (k !== undefined) return k;
   const spec = POD_TYPES[name];
   if (spec === undefined) throw new Error(`pod-types: no struct ${name}`);
-  k = { t: 'struct', fields: [], byName: new Map(), name };
+  k = { t: 'struct', fields: [], byName: new Map(), always: [], name };
   structs.set(name, k);
   for (const [key, s] of Object.entries(spec)) {
     const omitempty = key.endsWith('?');
     const f: Field = { name: omitempty ? key.slice(0, -1) : key, omitempty, kind: kindOf(s) };
     k.fields.push(f);
     k.byName.set(f.name, f);
+  }
+  for (const f of k.fields) {
+    if (!f.omitempty || f.kind.t === 'struct' || f.kind.t === 'qty' || f.kind.t === 'time') k.always.push(f);
   }
   return k;
 }
@@ -91,92 +101,126 @@ const INT32_MAX = 2 ** 31 - 1;
 /** What an absent field is written as, or OMIT. */
 const OMIT = Symbol('omit');
 
-interface Ctx {
-  mode: IntOrStringMode;
-}
-
 /**
  * `pod` as Go would write it after decoding it into a corev1.Pod. A non-object (null, a
  * string) decodes as an empty pod.
  */
 export function typedPod(pod: unknown, mode: IntOrStringMode): JsonObject {
-  const cache = mode === 'apiserver' ? apiserverCache : objectmatcherCache;
-  if (isObject(pod)) {
-    const known = cache.get(pod);
-    if (known !== undefined) return known;
+  return encodeStruct(
+    POD,
+    pod,
+    null,
+    { mode, shared: mode === 'apiserver' ? apiserverParts : objectmatcherParts },
+    0,
+  ) as JsonObject;
+}
+
+/** Where a value sits, spelled only when an error names it. */
+interface Where {
+  parent: Where | null;
+  key: string | number;
+}
+
+function spell(w: Where | null): string {
+  const keys: Array<string | number> = [];
+  for (let p = w; p !== null; p = p.parent) keys.push(p.key);
+  let out = '';
+  for (let i = keys.length - 1; i >= 0; i--) {
+    const k = keys[i];
+    out += typeof k === 'number' ? `[${k}]` : out === '' ? k : `.${k}`;
   }
-  const out = encodeStruct(POD, pod, '', { mode }, 0) as JsonObject;
-  if (isObject(pod)) cache.set(pod, out);
   return out;
 }
 
-const apiserverCache = new WeakMap<object, JsonObject>();
-const objectmatcherCache = new WeakMap<object, JsonObject>();
+function fail(w: Where | null, message: string): never {
+  throw new TypedDecodeError(spell(w), message);
+}
 
-// Parts the fact projection shares between pods (a pod's metadata and spec members) are
-// encoded once, by identity and struct.
+// Parts the fact projection shares between pods (the pod, its metadata and spec members) are
+// encoded once, by identity and struct: inputs must not be mutated after a call.
 const SHARED_DEPTH = 2;
-const sharedParts = new WeakMap<object, Map<string, unknown>>();
+type SharedParts = Map<Kind, WeakMap<object, unknown>>;
+const apiserverParts: SharedParts = new Map();
+const objectmatcherParts: SharedParts = new Map();
 
-function encodeStruct(k: Kind & { t: 'struct' }, v: unknown, path: string, ctx: Ctx, depth: number): unknown {
-  if (v === null || v === undefined) return encodeFields(k, {}, path, ctx, depth);
-  if (!isObject(v)) throw new TypedDecodeError(path, `a ${typeName(v)} cannot be a ${k.name}`);
-  if (depth > SHARED_DEPTH) return encodeFields(k, v, path, ctx, depth);
-  const key = `${ctx.mode}:${k.name}`;
-  let byKind = sharedParts.get(v);
-  if (byKind === undefined) sharedParts.set(v, (byKind = new Map()));
-  let out = byKind.get(key);
-  if (out === undefined) byKind.set(key, (out = encodeFields(k, v, path, ctx, depth)));
+interface Ctx {
+  mode: IntOrStringMode;
+  shared: SharedParts;
+}
+
+function encodeStruct(
+  k: Kind & { t: 'struct' },
+  v: unknown,
+  w: Where | null,
+  ctx: Ctx,
+  depth: number,
+): unknown {
+  if (v === null || v === undefined) return encodeFields(k, {}, w, ctx, depth);
+  if (!isObject(v)) fail(w, `a ${typeName(v)} cannot be a ${k.name}`);
+  if (depth > SHARED_DEPTH) return encodeFields(k, v, w, ctx, depth);
+  let ofKind = ctx.shared.get(k);
+  if (ofKind === undefined) ctx.shared.set(k, (ofKind = new WeakMap()));
+  let out = ofKind.get(v);
+  if (out === undefined) ofKind.set(v, (out = encodeFields(k, v, w, ctx, depth)));
   return out;
 }
 
 function encodeFields(
   k: Kind & { t: 'struct' },
   v: JsonObject,
-  path: string,
+  w: Where | null,
   ctx: Ctx,
   depth: number,
 ): JsonObject {
   const out: JsonObject = {};
   let same = true;
-  let kept = 0;
-  for (const f of k.fields) {
-    const has = Object.prototype.hasOwnProperty.call(v, f.name);
-    const input = has ? v[f.name] : undefined;
-    const enc = encodeField(f, input, path === '' ? f.name : `${path}.${f.name}`, ctx, depth + 1);
-    if (enc === OMIT) {
-      if (has) same = false;
+  for (const key in v) {
+    if (!Object.prototype.hasOwnProperty.call(v, key)) continue;
+    const f = k.byName.get(key);
+    if (f === undefined) {
+      // Unknown keys are dropped.
+      same = false;
       continue;
     }
-    out[f.name] = enc;
-    if (!has || enc !== input) same = false;
-    else kept++;
+    const input = v[key];
+    const enc = encodeField(f, input, { parent: w, key }, ctx, depth + 1);
+    if (enc === OMIT) {
+      same = false;
+      continue;
+    }
+    out[key] = enc;
+    if (enc !== input) same = false;
   }
-  // Unknown keys are dropped.
-  if (same && kept !== Object.keys(v).length) same = false;
+  for (const f of k.always) {
+    if (Object.prototype.hasOwnProperty.call(v, f.name)) continue;
+    const enc = encodeField(f, undefined, { parent: w, key: f.name }, ctx, depth + 1);
+    if (enc === OMIT) continue;
+    out[f.name] = enc;
+    same = false;
+  }
   return same ? v : out;
 }
 
-function encodeField(f: Field, v: unknown, path: string, ctx: Ctx, depth: number): unknown {
+function encodeField(f: Field, v: unknown, w: Where | null, ctx: Ctx, depth: number): unknown {
   const k = f.kind;
   const absent = v === null || v === undefined;
   switch (k.t) {
     case 'struct':
-      return encodeStruct(k, v, path, ctx, depth);
+      return encodeStruct(k, v, w, ctx, depth);
     case 'ptr':
       if (absent) return OMIT;
-      return encodeValue(k.elem, v, path, ctx, depth, false);
+      return encodeValue(k.elem, v, w, ctx, depth, false);
     case 'list':
     case 'map':
     case 'qmap':
     case 'raw': {
       if (absent) return f.omitempty ? OMIT : null;
-      const enc = encodeValue(k, v, path, ctx, depth, f.omitempty);
+      const enc = encodeValue(k, v, w, ctx, depth, f.omitempty);
       if (f.omitempty && isEmptyCollection(enc)) return OMIT;
       return enc;
     }
     default: {
-      const enc = encodeValue(k, v, path, ctx, depth, f.omitempty);
+      const enc = encodeValue(k, v, w, ctx, depth, f.omitempty);
       if (f.omitempty && isZeroScalar(k, enc)) return OMIT;
       return enc;
     }
@@ -213,7 +257,7 @@ function typeName(v: unknown): string {
 function encodeValue(
   k: Kind,
   v: unknown,
-  path: string,
+  w: Where | null,
   ctx: Ctx,
   depth: number,
   omitempty: boolean,
@@ -221,50 +265,50 @@ function encodeValue(
   switch (k.t) {
     case 'str':
       if (v === null || v === undefined) return '';
-      if (typeof v !== 'string') throw new TypedDecodeError(path, `a ${typeName(v)} cannot be a string`);
+      if (typeof v !== 'string') fail(w, `a ${typeName(v)} cannot be a string`);
       return v;
     case 'bool':
       if (v === null || v === undefined) return false;
-      if (typeof v !== 'boolean') throw new TypedDecodeError(path, `a ${typeName(v)} cannot be a bool`);
+      if (typeof v !== 'boolean') fail(w, `a ${typeName(v)} cannot be a bool`);
       return v;
     case 'int32':
     case 'int64':
       if (v === null || v === undefined) return 0;
       if (typeof v !== 'number' || !Number.isInteger(v)) {
-        throw new TypedDecodeError(path, `${JSON.stringify(v)} cannot be an ${k.t}`);
+        fail(w, `${JSON.stringify(v)} cannot be an ${k.t}`);
       }
       if (
         k.t === 'int32' ? v < INT32_MIN || v > INT32_MAX : !Number.isSafeInteger(v) && Math.abs(v) >= 2 ** 63
       ) {
-        throw new TypedDecodeError(path, `${v} overflows ${k.t}`);
+        fail(w, `${v} overflows ${k.t}`);
       }
       return v;
     case 'qty': {
       if (v === null || v === undefined) return '0';
       const c = canonicalQuantity(v);
-      if (c === null) throw new TypedDecodeError(path, `${JSON.stringify(v)} is not a quantity`);
+      if (c === null) fail(w, `${JSON.stringify(v)} is not a quantity`);
       return c === v ? v : c;
     }
     case 'time':
-      return encodeTime(v, path);
+      return encodeTime(v, w);
     case 'intstr':
-      return encodeIntOrString(v, path, ctx.mode);
+      return encodeIntOrString(v, w, ctx.mode);
     case 'raw':
       return v;
     case 'map':
     case 'qmap':
-      return encodeMap(k.t, v, path);
+      return encodeMap(k.t, v, w);
     case 'list':
-      return encodeList(k.elem, v, path, ctx, depth);
+      return encodeList(k.elem, v, w, ctx, depth);
     case 'struct':
-      return encodeStruct(k, v, path, ctx, depth);
+      return encodeStruct(k, v, w, ctx, depth);
     case 'ptr':
-      return v === null || v === undefined ? OMIT : encodeValue(k.elem, v, path, ctx, depth, omitempty);
+      return v === null || v === undefined ? OMIT : encodeValue(k.elem, v, w, ctx, depth, omitempty);
   }
 }
 
-function encodeMap(t: 'map' | 'qmap', v: unknown, path: string): unknown {
-  if (!isObject(v)) throw new TypedDecodeError(path, `a ${typeName(v)} cannot be a map`);
+function encodeMap(t: 'map' | 'qmap', v: unknown, w: Where | null): unknown {
+  if (!isObject(v)) fail(w, `a ${typeName(v)} cannot be a map`);
   let out: JsonObject | null = null;
   const keys = Object.keys(v);
   for (let i = 0; i < keys.length; i++) {
@@ -273,13 +317,11 @@ function encodeMap(t: 'map' | 'qmap', v: unknown, path: string): unknown {
     let enc: unknown;
     if (t === 'map') {
       if (e === null || e === undefined) enc = '';
-      else if (typeof e !== 'string')
-        throw new TypedDecodeError(`${path}.${key}`, `a ${typeName(e)} cannot be a string`);
+      else if (typeof e !== 'string') fail({ parent: w, key }, `a ${typeName(e)} cannot be a string`);
       else enc = e;
     } else {
       enc = e === null || e === undefined ? '0' : canonicalQuantity(e);
-      if (enc === null)
-        throw new TypedDecodeError(`${path}.${key}`, `${JSON.stringify(e)} is not a quantity`);
+      if (enc === null) fail({ parent: w, key }, `${JSON.stringify(e)} is not a quantity`);
     }
     if (out === null && enc !== e) {
       out = {};
@@ -290,15 +332,15 @@ function encodeMap(t: 'map' | 'qmap', v: unknown, path: string): unknown {
   return out ?? v;
 }
 
-function encodeList(elem: Kind, v: unknown, path: string, ctx: Ctx, depth: number): unknown {
-  if (!Array.isArray(v)) throw new TypedDecodeError(path, `a ${typeName(v)} cannot be a list`);
+function encodeList(elem: Kind, v: unknown, w: Where | null, ctx: Ctx, depth: number): unknown {
+  if (!Array.isArray(v)) fail(w, `a ${typeName(v)} cannot be a list`);
   let out: unknown[] | null = null;
   for (let i = 0; i < v.length; i++) {
     const e = v[i];
     // A nil pointer element stays null; any other null element decodes as its zero value.
     let enc: unknown;
     if (elem.t === 'ptr' && (e === null || e === undefined)) enc = null;
-    else enc = encodeValue(elem, e, `${path}[${i}]`, ctx, depth, false);
+    else enc = encodeValue(elem, e, { parent: w, key: i }, ctx, depth, false);
     if (out === null && enc !== e) out = v.slice(0, i);
     if (out !== null) out.push(enc);
   }
@@ -306,15 +348,15 @@ function encodeList(elem: Kind, v: unknown, path: string, ctx: Ctx, depth: numbe
 }
 
 // RFC 3339 as metav1.Time.UnmarshalJSON accepts it (time.RFC3339, fractional seconds allowed).
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
-function encodeTime(v: unknown, path: string): unknown {
+function encodeTime(v: unknown, w: Where | null): unknown {
   if (v === null || v === undefined) return null;
-  if (typeof v !== 'string') throw new TypedDecodeError(path, `a ${typeName(v)} cannot be a time`);
+  if (typeof v !== 'string') fail(w, `a ${typeName(v)} cannot be a time`);
   const m = RFC3339.exec(v);
-  if (!m) throw new TypedDecodeError(path, `${JSON.stringify(v)} is not an RFC 3339 time`);
-  const ms = Date.parse(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}${m[8].toUpperCase()}`);
-  if (Number.isNaN(ms)) throw new TypedDecodeError(path, `${JSON.stringify(v)} is not an RFC 3339 time`);
+  if (!m) fail(w, `${JSON.stringify(v)} is not an RFC 3339 time`);
+  const ms = Date.parse(`${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}${m[8]}`);
+  if (Number.isNaN(ms)) fail(w, `${JSON.stringify(v)} is not an RFC 3339 time`);
   const out = `${new Date(ms).toISOString().slice(0, 19)}Z`;
   return out === v ? v : out;
 }
@@ -326,7 +368,7 @@ function atoi(s: string): number | null {
   return Math.abs(n) < 2 ** 63 ? n : null;
 }
 
-function encodeIntOrString(v: unknown, path: string, mode: IntOrStringMode): unknown {
+function encodeIntOrString(v: unknown, w: Where | null, mode: IntOrStringMode): unknown {
   let intVal = 0;
   let strVal = '';
   let isString = false;
@@ -335,11 +377,11 @@ function encodeIntOrString(v: unknown, path: string, mode: IntOrStringMode): unk
     strVal = v;
   } else if (typeof v === 'number') {
     if (!Number.isInteger(v) || v < INT32_MIN || v > INT32_MAX) {
-      throw new TypedDecodeError(path, `${v} cannot be an int32 or a string`);
+      fail(w, `${v} cannot be an int32 or a string`);
     }
     intVal = v;
   } else if (v !== null && v !== undefined) {
-    throw new TypedDecodeError(path, `a ${typeName(v)} cannot be an int or a string`);
+    fail(w, `a ${typeName(v)} cannot be an int or a string`);
   }
   if (mode === 'apiserver') return isString ? strVal : intVal;
   const value = isString ? (atoi(strVal) ?? 0) : intVal;

@@ -117,6 +117,21 @@ describe('class 2: repeated merge keys pair as Go sorts them', () => {
       ),
       { threeWay: [false, {}], intent: [false, {}] },
     ],
+    [
+      'a finalizer repeated on the live pod: the merge dedupes in the live array itself, which orders the re-derived patch',
+      pod('', '', 'finalizers: [a, c]'),
+      pod('', '', 'finalizers: [a, c]'),
+      pod('', '', 'finalizers: [a, b, a]'),
+      {
+        threeWay: [
+          true,
+          y(
+            '{metadata: {$deleteFromPrimitiveList/finalizers: [a], $setElementOrder/finalizers: [a, b, c], finalizers: [c]}}',
+          ),
+        ],
+        intent: [false, {}],
+      },
+    ],
   ])('%s', (_n, o, m, c, e) => check(o, m, c, e));
 });
 
@@ -257,6 +272,13 @@ describe('class 6: where Go fails, koperator logs the error and restarts the pod
       'a desired value that does not decode into the Pod type fails both decisions',
       pod(),
       pod('workingDir: 5'),
+      pod(),
+      { threeWay: [true, null], intent: [true, null] },
+    ],
+    [
+      'a last-applied document that is not a JSON object cannot be decoded into a map',
+      ['not', 'a', 'pod'],
+      pod(),
       pod(),
       { threeWay: [true, null], intent: [true, null] },
     ],
