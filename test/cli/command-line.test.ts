@@ -474,7 +474,10 @@ describe('on a terminal', () => {
       100,
     );
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/\[[█░]+\] +\d+% +[\d.]+ KiB \/ [\d.]+ KiB · 3,045 events · [\d,]+ events\/s/);
+    // Redraws are throttled, so which counts the last bar shows depends on timing; the phase line's do not.
+    expect(r.stdout).toMatch(
+      /\[[█░]+\] +\d+% +[\d.]+ (B|KiB) \/ [\d.]+ KiB · [\d,]+ events · [\d,]+ events\/s/,
+    );
     expect(r.stdout).toMatch(/\r\u001b\[2Kanalysing [\d,]+ facts… \(read 3,045 events in [\d.]+ s\)/);
     expect(r.stdout).toMatch(/\r\u001b\[2Kkoperator-audit: 30 recreations/);
   });
