@@ -125,11 +125,36 @@ export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** deduplicateScalars; first occurrences win (callers re-sort, so Go's swap order never shows). */
+/** deduplicateScalars, on a copy: see dedupeScalarsInPlace. */
 export function dedupeScalars(l: readonly unknown[]): unknown[] {
-  const out: unknown[] = [];
-  for (const v of l) if (!out.some((o) => sameScalar(o, v))) out.push(v);
-  return out;
+  const buf = [...l];
+  return buf.slice(0, dedupeScalarsInPlace(buf));
+}
+
+/**
+ * deduplicateScalars as upstream writes it: a later duplicate is overwritten by the list's
+ * last element and the list shortened, in place. Returns the new length; `buf` past it keeps
+ * what was there, which is what a Go slice sharing the array still sees.
+ */
+export function dedupeScalarsInPlace(buf: unknown[]): number {
+  let length = buf.length - 1;
+  for (let i = 0; i < length; i++) {
+    for (let j = i + 1; j <= length; j++) {
+      if (sameScalar(buf[i], buf[j])) {
+        buf[j] = buf[length];
+        length--;
+        j--;
+      }
+    }
+  }
+  return length + 1;
+}
+
+/** The capacity of a slice decoded from a JSON array of n elements (append growth from empty). */
+export function decodedCapacity(n: number): number {
+  let cap = n === 0 ? 0 : 1;
+  while (cap < n) cap *= 2;
+  return cap;
 }
 
 /** Two patches being combined must agree on a parallel list they both carry. */

@@ -5,15 +5,14 @@
 // analysis publish nothing.
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import type { Context, SQSBatchResponse, SQSEvent, ScheduledEvent } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
 import { describeWithCorpus, FIGHTS } from '../support/shared-corpus';
 import { driveSqsHandler, uploadObject } from '../../lib/aws/local-stack';
-import { lambdaContext, scheduledEvent } from '../../lib/aws/local-lambda';
 import { fightKey } from '../../lib/fights/key';
 import type { Fight, FindingsDocument } from '../../lib/model/findings';
 import type { FightAlertMessage } from '../../lib/notify/message';
-import { deploy, handlerEnv, notifyObjects, receivedAlerts, type Env } from './support';
+import { deploy, handlerEnv, notifyObjects, receivedAlerts, scheduleAnalysis, type Env } from './support';
 
 const CLUSTER = 'eks-fights';
 
@@ -31,7 +30,6 @@ describeWithCorpus(FIGHTS, 'deployed pipeline over the fights corpus (fauxqs)', 
   let fx: Fauxqs;
   let env: Env;
   let ingest: (e: SQSEvent, c: Context) => Promise<SQSBatchResponse>;
-  let analyze: (e: ScheduledEvent, c: Context) => Promise<unknown>;
   let truth: FindingsDocument & { fights: Fight[] };
   const saved = { ...process.env };
   // Five minutes after the data ends (16:00 UTC), the corpus' two hours inside the window.
@@ -42,7 +40,6 @@ describeWithCorpus(FIGHTS, 'deployed pipeline over the fights corpus (fauxqs)', 
     env = await deploy(fx, 'fights-logs');
     handlerEnv(fx, env.stack, { LOOKBACK: '6h' });
     ingest = (await import('../../functions/ingest')).handler;
-    analyze = (await import('../../functions/analyze')).handler;
     truth = JSON.parse(await fs.readFile(path.join(FIGHTS, 'expected.json'), 'utf8')) as typeof truth;
     for (const f of await filesUnder(FIGHTS)) {
       await uploadObject(
@@ -64,7 +61,7 @@ describeWithCorpus(FIGHTS, 'deployed pipeline over the fights corpus (fauxqs)', 
       batchSize: 10,
     });
     expect(drive.failures.flat()).toEqual([]);
-    await analyze(scheduledEvent(runTime), lambdaContext('analyze'));
+    await scheduleAnalysis(env, runTime);
     const { alerts, events } = await receivedAlerts(env);
     const fights = alerts.filter((a): a is FightAlertMessage => a.findingType === 'fight');
     const started = fights.filter((a) => a.event === 'fight-started').map((a) => fightKey(a.finding));
@@ -95,7 +92,7 @@ describeWithCorpus(FIGHTS, 'deployed pipeline over the fights corpus (fauxqs)', 
     await notifyObjects(env, `logs/${CLUSTER}/`);
     const drive = await driveSqsHandler(env.sqs, env.stack.ingestQueueUrl, env.stack.ingestQueueArn, ingest);
     expect(drive.failures.flat()).toEqual([]);
-    await analyze(scheduledEvent(new Date(runTime.getTime() + 60_000)), lambdaContext('analyze'));
+    await scheduleAnalysis(env, new Date(runTime.getTime() + 60_000));
     expect((await receivedAlerts(env)).alerts).toEqual([]);
   });
 });
