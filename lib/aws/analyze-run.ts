@@ -251,8 +251,7 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
       settleSeconds: config.findings.settleSeconds,
       loopStartedAt: (loop) => next.loops.find((st) => st.loop === loop)?.firstAt ?? loop.firstAt,
     },
-    // Fights go in too once the analysis reports them (HourFindings.fights is optional).
-    result,
+    { ...result, fights },
   );
 
   if (events.length > 0 || !sameAlertState(state, next)) {
