@@ -14,7 +14,8 @@ const ROOT = join(__dirname, '..');
 async function main(): Promise<void> {
   // Paths in the picture as a user types them, relative to the checkout.
   process.chdir(ROOT);
-  const input = 'examples/';
+  // The README's first command.
+  const input = 'examples/logs';
   const doc = await analyzeInputs([input], defaultAnalysisOptions(), {});
   const html = renderReport(doc, 'html', {
     color: false,

@@ -2,7 +2,8 @@
 // account. Starts the fauxqs emulator (S3/SNS/SQS), a Parameter Store stand-in holding the
 // Slack webhook URL and a Slack stand-in that records posts; uploads a folder of logs;
 // then plays the Lambda service: S3 notifications → ingest handler, a scheduled event →
-// analyze handler, SNS → notify-slack handler; and prints the SNS messages and Slack
+// dispatch handler → one analysis-queue message per cluster → analyze handler, SNS →
+// notify-slack handler; and prints the SNS messages and Slack
 // payloads that came out.
 //
 // The handlers run unchanged: they find the emulators through the SDK's standard
@@ -15,7 +16,7 @@ import * as path from 'path';
 import type { SNSEvent } from 'aws-lambda';
 import { enqueueObjects, listObjects } from '../aws/backfill';
 import { startFauxqs } from '../aws/fauxqs-server';
-import { lambdaContext, scheduledEvent } from '../aws/local-lambda';
+import { runSchedule } from '../aws/local-schedule';
 import { startLocalSlack } from '../aws/local-slack';
 import { startLocalSsm } from '../aws/local-ssm';
 import { listFactsHours } from '../aws/facts-store';
@@ -120,6 +121,9 @@ export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<Loca
       KOPERATOR_AUDIT_S3_PATH_STYLE: 'true',
       BUCKET,
       TOPIC_ARN: stack.topicArn,
+      ANALYSIS_QUEUE_URL: stack.analysisQueueUrl,
+      // Everything is uploaded before the run: every hour of it is settled.
+      FINDINGS_SETTLE: '0',
       CHAT_TOPIC_ARN: stack.chatTopicArn,
       SLACK_WEBHOOK_PARAMETER: WEBHOOK_PARAMETER,
       DEFAULT_CLUSTER: cluster,
@@ -141,6 +145,7 @@ export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<Loca
     say(`uploaded ${files.length} files to s3://${BUCKET}/${logsPrefix}`);
 
     const ingest = await import('../../functions/ingest');
+    const dispatch = await import('../../functions/dispatch-analysis');
     const analyze = await import('../../functions/analyze');
     const notify = await import('../../functions/notify-slack');
 
@@ -152,7 +157,7 @@ export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<Loca
     const dead = (await drainQueue(sqs, stack.dlqUrl)).length;
     say(`ingest: ${drive.invocations} invocations, ${failures} message failures, ${dead} dead-lettered`);
 
-    // 3. The schedule invokes analyze.
+    // 3. The schedule invokes dispatch, which queues one analysis per cluster for analyze.
     const window = await factsSpan(clients, BUCKET, cluster);
     const now = opts.now ? new Date(opts.now) : window ? new Date(window.to) : new Date();
     if (Number.isNaN(now.getTime())) throw new UsageError(`--now is not a time: ${opts.now}`);
@@ -164,9 +169,17 @@ export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<Loca
     if (lookbackSeconds === null || lookbackSeconds <= 0)
       throw new UsageError(`--lookback is not a duration: ${opts.lookback}`);
     process.env.LOOKBACK = String(Math.ceil(lookbackSeconds));
-    const analyzed = await analyze.handler(scheduledEvent(now), lambdaContext('koperator-audit-analyze'));
+    const analyzed = await runSchedule(
+      sqs,
+      stack,
+      { dispatch: dispatch.handler, analyze: analyze.analyzeBatch },
+      now,
+    );
     say(
       `analyze at ${now.toISOString()} over ${Math.ceil(lookbackSeconds / 3600)}h: ${JSON.stringify(analyzed.clusters)}`,
+    );
+    say(
+      `findings history (Athena): ${analyzed.clusters.reduce((n, c) => n + c.findingsRows, 0)} rows under s3://${BUCKET}/findings/`,
     );
 
     // 4. SNS delivers each alert to the notifier, which posts to Slack.

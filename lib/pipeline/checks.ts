@@ -38,18 +38,25 @@ export function scopeWarnings(store: FactStore, opts: AnalysisOptions): string[]
   if (!opts.namespaces?.length && !opts.kafkaClusters?.length) return [];
   const namespaces = new Set<string>();
   const clusters = new Set<string>();
+  /** Namespaces each KafkaCluster name is seen in. */
+  const homes = new Map<string, Set<string>>();
+  const seen = (ns: string | null, cluster: string) => {
+    clusters.add(cluster);
+    if (!ns) return;
+    namespaces.add(ns);
+    const h = homes.get(cluster) ?? new Set<string>();
+    h.add(ns);
+    homes.set(cluster, h);
+  };
   for (let i = 0; i < store.size; i++) {
     const type = store.type(i);
     const ns = store.namespaceOf(i);
     const name = store.nameOf(i);
     if (type === 'pod' && name) {
       const b = brokerOfPodName(name);
-      if (!b) continue;
-      if (ns) namespaces.add(ns);
-      clusters.add(b.kafkaCluster);
+      if (b) seen(ns, b.kafkaCluster);
     } else if (type === 'kafkacluster' && name) {
-      if (ns) namespaces.add(ns);
-      clusters.add(name);
+      seen(ns, name);
     }
   }
   const out: string[] = [];
@@ -63,6 +70,13 @@ export function scopeWarnings(store: FactStore, opts: AnalysisOptions): string[]
     if (!clusters.has(c))
       out.push(
         `--cluster ${c} matches no KafkaCluster in the logs (KafkaClusters seen: ${listed(clusters)})`,
+      );
+    else if (
+      opts.namespaces?.length &&
+      ![...(homes.get(c) ?? [])].some((ns) => opts.namespaces!.includes(ns))
+    )
+      out.push(
+        `--cluster ${c} is not in --namespace ${opts.namespaces.join(', ')} (it is in ${listed(homes.get(c) ?? [])})`,
       );
   }
   return out;

@@ -190,20 +190,12 @@ function loopLines(doc: FindingsDocument, loops: Loop[], width: number, color: b
       previous.fields.join('\n') === l.fields.join('\n') &&
       previous.mutators.join('\n') === l.mutators.join('\n');
     if (!sameAsBefore) {
-      if (l.fields.length)
-        out.push(
-          ...labelled(
-            'fields',
-            l.fields.map((f) => f),
-            width,
-            color,
-          ),
-        );
+      if (l.fields.length) out.push(...labelled('fields', l.fields, width, color));
       if (l.mutators.length) out.push(...labelled('by', l.mutators, width, color));
     }
     previous = l;
   });
-  out.push('', paint(groups.length > 1 ? '  What to do' : '  What to do', SGR.bold, color));
+  out.push('', paint('  What to do', SGR.bold, color));
   groups.forEach((g, i) => {
     const ref = groups.length > 1 ? `[${i + 1}] ` : '';
     const who = g.loops.length === 1 ? brokerLabel(g.loops[0]) : brokerList(g.loops);

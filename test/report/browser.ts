@@ -77,8 +77,12 @@ export async function openReport(
     opened.requests.push(route.request().url());
     return route.abort();
   });
-  page.once('close', () => rmSync(dir, { recursive: true, force: true }));
-  await page.goto(url, { waitUntil: 'load' });
+  try {
+    await page.goto(url, { waitUntil: 'load' });
+  } finally {
+    // Loaded pages keep their document; the file is not needed after, so nothing is left behind.
+    rmSync(dir, { recursive: true, force: true });
+  }
   return opened;
 }
 

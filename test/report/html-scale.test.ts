@@ -183,6 +183,8 @@ describe('HTML report at scale, in Chromium', () => {
       operator: { read: 12, kept: 12, excluded: 0 },
       dedupe: { duplicates: 3 },
       skipped: { 'not-a-log-line': 7, 'incomplete-record': 1 },
+      dataEndsAt: '2026-11-02T11:30:00Z',
+      warnings: ['operator user system:serviceaccount:kafka:old-operator never created a broker pod'],
       details: [
         { source: 'logs/README.md', line: 0, reason: 'foreign-file', note: 'not-a-log-line: text, 10 bytes' },
         {
@@ -216,7 +218,7 @@ describe('HTML report at scale, in Chromium', () => {
       expect(await top('#input-errors')).toBeLessThan(await top('#timeline'));
     });
 
-    it('says in words which files were not logs, read in part, and what was skipped and read', async () => {
+    it('says in words the warnings, which files were not logs or read in part, what was skipped and read', async () => {
       const words = async (sel: string): Promise<string> =>
         ((await report.page.textContent(`header ${sel}`)) ?? '').replace(/\s+/g, ' ');
       expect(await words('#input-foreign')).toContain('2 files were not logs');
@@ -226,10 +228,11 @@ describe('HTML report at scale, in Chromium', () => {
       expect(await words('#input-partial')).toContain(
         'logs/old.log.gz: gzip data cut short (unexpected end of file)',
       );
+      expect(await words('#input-warnings')).toContain('old-operator never created a broker pod');
       expect(await words('#input-skipped')).toContain('8 records skipped');
       expect(await words('#input-skipped')).toContain('7 lines in no log format, 1 incomplete record');
       expect(await words('#input-read')).toContain(
-        'Read 5 files (4.1 KB, 66 KB uncompressed): 120 audit events (40 relevant), 12 operator lines, 3 duplicates dropped.',
+        'Read 5 files (4.00 KiB, 64.0 KiB uncompressed): 120 audit events (40 relevant), 12 operator lines, 3 duplicates dropped. The logs end at 2026-11-02 11:30:00 UTC.',
       );
     });
 
@@ -239,7 +242,13 @@ describe('HTML report at scale, in Chromium', () => {
         render(buildLoopingFleet({ ...BENCH_1GB, loopingBrokers: 1, loopsPerBroker: 2 })),
       );
       try {
-        for (const id of ['#input-errors', '#input-partial', '#input-foreign', '#input-skipped']) {
+        for (const id of [
+          '#input-errors',
+          '#input-warnings',
+          '#input-partial',
+          '#input-foreign',
+          '#input-skipped',
+        ]) {
           expect(await clean.page.locator(id).count()).toBe(0);
         }
         expect(await clean.page.locator('#input-read').isVisible()).toBe(true);

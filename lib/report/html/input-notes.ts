@@ -3,8 +3,16 @@
 // inside readable files, and one line of what was read. The summary is free-form in the
 // contract, so every value is read defensively; what is not understood here is still
 // listed under "Every count" (page.ts), never dropped.
-import type { InputError } from '../../model/findings';
-import { formatCount, plural } from '../format';
+import type { FindingsDocument } from '../../model/findings';
+import {
+  dataEndOf,
+  formatBytes,
+  formatCount,
+  formatTimestamp,
+  inputErrorsOf,
+  plural,
+  warningsOf,
+} from '../format';
 import { escapeHtml as h } from './escape';
 
 /** At most this many files or places are named per note; the JSON output has them all. */
@@ -57,12 +65,6 @@ function str(v: unknown): string {
   return typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
 }
 
-export function inputErrorsOf(summary: Record<string, unknown>): InputError[] {
-  const list = summary.inputErrors;
-  if (!Array.isArray(list)) return [];
-  return list.map((e) => ({ input: str(obj(e).input), reason: str(obj(e).reason) }));
-}
-
 function detailsOf(summary: Record<string, unknown>): Detail[] {
   const list = summary.details;
   if (!Array.isArray(list)) return [];
@@ -70,18 +72,6 @@ function detailsOf(summary: Record<string, unknown>): Detail[] {
     const o = obj(d);
     return { source: str(o.source), line: count(o.line), reason: str(o.reason), note: str(o.note) };
   });
-}
-
-/** `645 KB`, `5.7 MB`, `1.1 GB` (decimal units, as file sizes are quoted). */
-export function formatBytes(n: number): string {
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-  let v = n;
-  let u = 0;
-  while (v >= 1000 && u < units.length - 1) {
-    v /= 1000;
-    u++;
-  }
-  return u === 0 ? `${formatCount(v)} bytes` : `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[u]}`;
 }
 
 function listed(items: string[], total: number): string {
@@ -93,10 +83,14 @@ function placeOf(d: Detail): string {
   return `<code>${h(d.source)}</code>${d.line > 0 ? `, line ${formatCount(d.line)}` : ''}`;
 }
 
+/** Whole-file faults after which what came before was still used. */
+const READ_IN_PART = new Set(['gzip-truncated', 'gzip-corrupt', 'read-error']);
+
 /** The banners and the read line of the header; empty notes are left out. */
-export function inputNotes(summary: Record<string, unknown>): string {
+export function inputNotes(doc: FindingsDocument): string {
+  const summary = (doc.summary ?? {}) as Record<string, unknown>;
   const parts: string[] = [];
-  const failed = inputErrorsOf(summary);
+  const failed = inputErrorsOf(doc);
   if (failed.length) {
     parts.push(
       `<div class="banner bad" id="input-errors" role="alert"><b>${h(plural(failed.length, 'input'))} could not be read</b>; ` +
@@ -108,19 +102,29 @@ export function inputNotes(summary: Record<string, unknown>): string {
         `</div>`,
     );
   }
+  const warnings = warningsOf(doc);
+  if (warnings.length) {
+    parts.push(
+      `<div class="banner warn" id="input-warnings"><b>Check the settings:</b>` +
+        listed(
+          warnings.slice(0, MAX_LISTED).map((w) => h(w)),
+          warnings.length,
+        ) +
+        `</div>`,
+    );
+  }
   const files = obj(summary.files);
   const details = detailsOf(summary);
-  const fileIssues = details.filter((d) => d.line === 0 && d.reason !== 'foreign-file');
-  const partial = count(files.errors);
-  if (partial || fileIssues.length) {
-    const n = Math.max(partial, fileIssues.length);
+  // Files that could not be opened at all are input errors (above); these were cut short.
+  const partial = details.filter((d) => d.line === 0 && READ_IN_PART.has(d.reason));
+  if (partial.length) {
     parts.push(
-      `<div class="banner warn" id="input-partial"><b>${h(plural(n, 'file'))} could not be read in full</b>; what came before the fault was used.` +
+      `<div class="banner warn" id="input-partial"><b>${h(plural(partial.length, 'file'))} could not be read in full</b>; what came before the fault was used.` +
         listed(
-          fileIssues
+          partial
             .slice(0, MAX_LISTED)
             .map((d) => `${placeOf(d)}: ${h(reasonWords(d.reason, 1))}${d.note ? ` (${h(d.note)})` : ''}`),
-          n,
+          partial.length,
         ) +
         `</div>`,
     );
@@ -144,7 +148,6 @@ export function inputNotes(summary: Record<string, unknown>): string {
     .filter(([, n]) => n > 0)
     .sort((a, b) => b[1] - a[1]);
   const skippedTotal = skipped.reduce((t, [, n]) => t + n, 0);
-  // Records inside files that were not logs are counted in `skipped` too; say only the rest.
   const places = details.filter((d) => d.line > 0);
   if (skippedTotal) {
     parts.push(
@@ -163,7 +166,7 @@ export function inputNotes(summary: Record<string, unknown>): string {
         `</div>`,
     );
   }
-  const read = readLine(summary);
+  const read = readLine(doc);
   if (read) parts.push(`<div class="read muted" id="input-read">${h(read)}</div>`);
   return parts.join('\n');
 }
@@ -174,8 +177,9 @@ function noteWords(note: string): string {
   return m && REASON_WORDS[m[1]] ? `${m[2]} (${reasonWords(m[1], 1)})` : note;
 }
 
-/** `Read 11 files (645 KB, 5.7 MB uncompressed): 2,544 audit events (532 kept), …`. */
-export function readLine(summary: Record<string, unknown>): string {
+/** `Read 11 files (629 KiB, 5.41 MiB uncompressed): 2,544 audit events (532 relevant), …`. */
+export function readLine(doc: FindingsDocument): string {
+  const summary = (doc.summary ?? {}) as Record<string, unknown>;
   const files = obj(summary.files);
   const bytes = obj(summary.bytes);
   const audit = obj(summary.audit);
@@ -191,5 +195,8 @@ export function readLine(summary: Record<string, unknown>): string {
   ];
   if (count(dedupe.duplicates)) what.push(`${plural(count(dedupe.duplicates), 'duplicate')} dropped`);
   const seconds = typeof summary.seconds === 'number' ? `, in ${summary.seconds} s` : '';
-  return `Read ${plural(count(files.read), 'file')}${size}: ${what.join(', ')}${seconds}.`;
+  // "Active" below is relative to this instant, not to now.
+  const end = typeof summary.dataEndsAt === 'string' ? dataEndOf(doc) : null;
+  const ends = end ? ` The logs end at ${formatTimestamp(end)} UTC.` : '';
+  return `Read ${plural(count(files.read), 'file')}${size}: ${what.join(', ')}${seconds}.${ends}`;
 }

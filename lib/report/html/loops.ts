@@ -1,15 +1,17 @@
 // The loops section: what to do first, each distinct piece of advice once (with the brokers
 // and loops it applies to), then one row per broker whose runs open on demand. A broker
 // that looped 23 times in a day is one row, not 23 rows each repeating the same advice.
-import type { Loop } from '../../model/findings';
+import type { FindingsDocument, Loop } from '../../model/findings';
 import {
   brokerKey,
   brokerLabel,
+  dataEndOf,
   formatCount,
   formatDuration,
   formatRange,
   formatTimestamp,
   plural,
+  recommendationGroups,
   sortLoops,
 } from '../format';
 import { escapeBreakable, escapeHtml as h } from './escape';
@@ -19,7 +21,7 @@ const MAX_BROKERS_NAMED = 12;
 
 interface Advice {
   n: number;
-  classification: string;
+  classes: string[];
   recommendation: string;
   brokers: string[];
   loops: number;
@@ -43,9 +45,23 @@ function distinct<T>(items: T[]): T[] {
 
 /** Loops by broker (broker order, each chronological) and the advice, numbered in order of first use. */
 export function groupLoops(loops: readonly Loop[]): { brokers: BrokerLoops[]; advice: Advice[] } {
-  const advice = new Map<string, Advice>();
+  const sorted = sortLoops(loops);
+  const adviceOf = new Map<Loop, Advice>();
+  const advice = recommendationGroups(sorted)
+    .filter((g) => g.loops[0].recommendation)
+    .map((g, i) => {
+      const a: Advice = {
+        n: i + 1,
+        classes: distinct(g.loops.map((l) => l.classification)),
+        recommendation: g.recommendation,
+        brokers: distinct(g.loops.map(brokerLabel)),
+        loops: g.loops.length,
+      };
+      for (const l of g.loops) adviceOf.set(l, a);
+      return a;
+    });
   const brokers = new Map<string, BrokerLoops>();
-  for (const l of sortLoops(loops)) {
+  for (const l of sorted) {
     const key = brokerKey(l);
     let b = brokers.get(key);
     if (!b) {
@@ -53,24 +69,10 @@ export function groupLoops(loops: readonly Loop[]): { brokers: BrokerLoops[]; ad
       brokers.set(key, b);
     }
     b.loops.push(l);
-    if (!l.recommendation) continue;
-    const cause = JSON.stringify([l.classification, l.recommendation]);
-    let a = advice.get(cause);
-    if (!a) {
-      a = {
-        n: advice.size + 1,
-        classification: l.classification,
-        recommendation: l.recommendation,
-        brokers: [],
-        loops: 0,
-      };
-      advice.set(cause, a);
-    }
-    a.loops++;
-    if (!a.brokers.includes(b.label)) a.brokers.push(b.label);
-    if (!b.advice.includes(a)) b.advice.push(a);
+    const a = adviceOf.get(l);
+    if (a && !b.advice.includes(a)) b.advice.push(a);
   }
-  return { brokers: [...brokers.values()], advice: [...advice.values()] };
+  return { brokers: [...brokers.values()], advice };
 }
 
 /** Least and greatest of `values` (a loop, not a spread: rows can hold tens of thousands). */
@@ -100,14 +102,12 @@ function span(loops: readonly Loop[]): { first: string; last: string } {
   return { first: loops[0].firstAt, last: byEnd[byEnd.length - 1].lastAt };
 }
 
-function stateCell(loops: readonly Loop[]): string {
-  const active = loops.filter((l) => l.active);
-  if (active.length === 0) return `<span class="badge ended">ended</span>`;
-  const last = active[active.length - 1];
+function stateCell(loops: readonly Loop[], dataEnd: string | null): string {
+  if (!loops.some((l) => l.active)) return `<span class="badge ended">ended</span>`;
   // "Active" is relative to the logs read, not to now: an old bundle must not look like a live outage.
   return (
     `<span class="badge active">active</span>` +
-    `<small>at the end of the logs, ${h(formatTimestamp(last.lastAt))} UTC</small>`
+    `<small>at the end of the logs${dataEnd ? `, ${h(formatTimestamp(dataEnd))} UTC` : ''}</small>`
   );
 }
 
@@ -130,8 +130,8 @@ function codeList(items: readonly string[]): string {
 function adviceBlock(a: Advice): string {
   const named = a.brokers.slice(0, MAX_BROKERS_NAMED).map(h).join(', ');
   const more = a.brokers.length - MAX_BROKERS_NAMED;
-  return `<div class="advice" id="advice-${a.n}" data-class="${h(a.classification)}">
-<div class="advice-head"><span class="advice-n">${a.n}</span>${classChip(a.classification)}<span class="muted">for ${h(plural(a.brokers.length, 'broker'))}, ${h(plural(a.loops, 'loop'))}: ${named}${more > 0 ? `, and ${formatCount(more)} more` : ''}</span></div>
+  return `<div class="advice" id="advice-${a.n}" data-class="${h(a.classes[0])}">
+<div class="advice-head"><span class="advice-n">${a.n}</span>${a.classes.map(classChip).join('')}<span class="muted">for ${h(plural(a.brokers.length, 'broker'))}, ${h(plural(a.loops, 'loop'))}: ${named}${more > 0 ? `, and ${formatCount(more)} more` : ''}</span></div>
 <p class="recommendation">${h(a.recommendation)}</p>
 </div>`;
 }
@@ -165,7 +165,7 @@ ${rows.join('\n')}
 </tbody></table>`;
 }
 
-function brokerRow(b: BrokerLoops): string {
+function brokerRow(b: BrokerLoops, dataEnd: string | null): string {
   const { first, last } = span(b.loops);
   const classes = distinct(b.loops.map((l) => l.classification));
   const total = b.loops.reduce((n, l) => n + l.count, 0);
@@ -178,7 +178,7 @@ function brokerRow(b: BrokerLoops): string {
 <span class="bl-class">${classes.map(classChip).join('')}</span>
 <span class="bl-count"><b>${h(plural(b.loops.length, 'loop'))}</b><small>${h(plural(total, 'recreation'))} · every ${h(periodRange(b.loops))}</small></span>
 <span class="bl-when">${whenCell(first, last)}</span>
-<span class="bl-state">${stateCell(b.loops)}</span>
+<span class="bl-state">${stateCell(b.loops, dataEnd)}</span>
 <span class="bl-advice" title="What to do: the advice above">advice ${adviceRefs}</span>
 </summary>
 <div class="bl-body">
@@ -189,17 +189,19 @@ ${runsTable(b.loops)}
 </details>`;
 }
 
-export function loopsSection(loops: readonly Loop[]): string {
+export function loopsSection(doc: FindingsDocument): string {
+  const loops = doc.loops;
   if (loops.length === 0) {
     return `<section class="card" id="loops"><h2>Loops</h2><p class="muted">No broker was re-created in a loop.</p></section>`;
   }
   const { brokers, advice } = groupLoops(loops);
+  const dataEnd = dataEndOf(doc);
   return `<section class="card" id="loops">
 <h2>Loops (${formatCount(loops.length)} on ${h(plural(brokers.length, 'broker'))})</h2>
 ${advice.length ? `<h3>What to do</h3>\n${advice.map(adviceBlock).join('\n')}` : ''}
 <h3>By broker <span class="muted">(open a broker for its runs)</span></h3>
 <div class="broker-list">
-${brokers.map(brokerRow).join('\n')}
+${brokers.map((b) => brokerRow(b, dataEnd)).join('\n')}
 </div>
 </section>`;
 }
