@@ -13,8 +13,11 @@ import { noiseEvents } from '../sim';
 import { cloudWatchPayloads } from '../sim/encode';
 import { fmtMicros, parseTime, SEC, type Micros } from '../sim/time';
 import { koperatorStretch, stretchSeed } from './gen/koperator';
+import { fightsStretch } from './gen/fights';
 
 export type BenchFormat = 'jsonl' | 'firehose';
+/** What the signal is: koperator's loops alone, or beside other controllers' fights (sim/fights/). */
+export type BenchMix = 'koperator' | 'fights';
 export const DATA_DIR = path.join(__dirname, 'data');
 /** Bump when the generated content changes, so stale cached files are not reused. */
 const GENERATOR_VERSION = 2;
@@ -59,12 +62,14 @@ export async function ensureBenchFile(opts: {
   size: number;
   format: BenchFormat;
   seed: number;
+  mix?: BenchMix;
   log?: (s: string) => void;
 }): Promise<GeneratedFile> {
+  const mix = opts.mix ?? 'koperator';
   mkdirSync(DATA_DIR, { recursive: true });
   const base = path.join(
     DATA_DIR,
-    `audit-v${GENERATOR_VERSION}-${opts.format}-${sizeLabel(opts.size)}-s${opts.seed}`,
+    `audit-v${GENERATOR_VERSION}-${opts.format}-${sizeLabel(opts.size)}-s${opts.seed}${mix === 'fights' ? '-fights' : ''}`,
   );
   const file = `${base}.${opts.format === 'jsonl' ? 'log' : 'firehose'}.gz`;
   const meta = `${base}.json`;
@@ -75,7 +80,7 @@ export async function ensureBenchFile(opts: {
   const out = createWriteStream(tmp);
   const gz = opts.format === 'jsonl' ? createGzip({ level: 6 }) : null;
   if (gz) gz.pipe(out);
-  const counts = await generate(opts.size, opts.seed, async (batch) => {
+  const counts = await generate(opts.size, opts.seed, mix, async (batch) => {
     if (gz) {
       const text = batch.map((e) => JSON.stringify(e)).join('\n') + '\n';
       await write(gz, text);
@@ -113,6 +118,7 @@ type Sink = (events: AuditEvent[]) => Promise<number>;
 async function generate(
   size: number,
   seed: number,
+  mix: BenchMix,
   sink: Sink,
 ): Promise<Omit<GeneratedFile, 'path' | 'format' | 'seed' | 'compressedBytes'>> {
   let at: Micros = parseTime('2026-11-02T00:00:00Z');
@@ -120,7 +126,10 @@ async function generate(
   let koperatorEvents = 0;
   let noiseCount = 0;
   for (let index = 0; written < size; index++) {
-    const stretch = koperatorStretch(seed, index, at);
+    const stretch =
+      mix === 'fights'
+        ? withFights(koperatorStretch(seed, index, at), seed, index, at)
+        : koperatorStretch(seed, index, at);
     // The simulator's background traffic over the stretch, at the rate that makes noise
     // NOISE_SHARE of its events, streamed and merged with koperator's in stageTimestamp order.
     const wanted = Math.round((stretch.events.length * NOISE_SHARE) / (1 - NOISE_SHARE));
@@ -160,6 +169,21 @@ async function generate(
   };
 }
 
+/** The stretch's koperator events merged with a stretch of fights starting at the same time. */
+function withFights(
+  stretch: { events: AuditEvent[]; end: Micros },
+  seed: number,
+  index: number,
+  at: Micros,
+): { events: AuditEvent[]; end: Micros } {
+  const fights = fightsStretch(stretchSeed(seed, index), at);
+  const events = [...stretch.events, ...fights.events]
+    .map((e, i) => ({ e, i, k: parseTime(e.stageTimestamp) }))
+    .sort((a, b) => a.k - b.k || a.i - b.i)
+    .map((x) => x.e);
+  return { events, end: Math.max(stretch.end, fights.end) };
+}
+
 async function main(argv: string[]): Promise<void> {
   const arg = (name: string, dflt: string): string => {
     const i = argv.indexOf(`--${name}`);
@@ -171,6 +195,7 @@ async function main(argv: string[]): Promise<void> {
       size: parseSize(arg('size', '100MB')),
       format,
       seed: Number(arg('seed', '1')),
+      mix: arg('mix', 'koperator') as BenchMix,
       log: (s) => process.stderr.write(`${s}\n`),
     });
     process.stdout.write(`${JSON.stringify(f)}\n`);

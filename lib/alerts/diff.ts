@@ -3,12 +3,16 @@
 // the same events and the same next state, so two runs over the same data announce
 // nothing the second time.
 import { createHash } from 'crypto';
-import type { Loop, Recreation } from '../model/findings';
+import type { Fight, Loop, Recreation } from '../model/findings';
+import { fightKey } from '../fights/key';
 import {
   ALERT_STATE_VERSION,
   type AlertEvent,
   type AlertOptions,
   type AlertState,
+  type FightAlert,
+  type FightEventName,
+  type FightState,
   type LoopAlert,
   type LoopEventName,
   type LoopState,
@@ -27,6 +31,7 @@ export interface DiffContext {
 export interface Findings {
   recreations: readonly Recreation[];
   loops: readonly Loop[];
+  fights?: readonly Fight[];
 }
 
 export function emptyAlertState(cluster: string): AlertState {
@@ -218,13 +223,15 @@ export function diffAlerts(
     .sort((a, b) => ms(a.deletedAt) - ms(b.deletedAt) || a.key.localeCompare(b.key));
 
   nextLoops.sort((a, b) => ms(a.firstAt) - ms(b.firstAt) || a.broker.localeCompare(b.broker));
+  const fights = diffFights(prev?.fights ?? [], current.fights ?? [], ctx);
   return {
-    events: [...loopEvents, ...recEvents],
+    events: [...loopEvents, ...fights.events, ...recEvents],
     next: {
       version: ALERT_STATE_VERSION,
       cluster,
       updatedAt: ctx.now.toISOString(),
       loops: nextLoops,
+      ...(fights.next.length > 0 || prev?.fights ? { fights: fights.next } : {}),
       recreations: nextRecs,
       pending: prev?.pending ?? [],
     },
@@ -237,4 +244,109 @@ export function sameAlertState(a: AlertState, b: AlertState): boolean {
     JSON.stringify({ ...a, updatedAt: '', writtenBy: '' }) ===
     JSON.stringify({ ...b, updatedAt: '', writtenBy: '' })
   );
+}
+
+/**
+ * Fights announced like loops: started once (and ended at once when first seen over),
+ * escalated when the count grows by the escalation factor, ended when no longer active or
+ * gone from the findings, started again when a fight announced over resumes within the gap.
+ * A fight's cycles are not listed one by one, so once the window slides past its start the
+ * count since the last run is estimated from the time elapsed and the period.
+ */
+function diffFights(
+  prev: readonly FightState[],
+  current: readonly Fight[],
+  ctx: DiffContext,
+): { events: FightAlert[]; next: FightState[] } {
+  const { cluster, options } = ctx;
+  const maxGapMs = options.loopMaxGapSeconds * 1000;
+  const events: FightAlert[] = [];
+  const next: FightState[] = [];
+  const matched = new Set<FightState>();
+  const announce = (event: FightEventName, st: FightState, fight: Fight): void => {
+    events.push({
+      kind: 'fight',
+      event,
+      id: digest([cluster, event, st.key, st.firstAt, event === 'fight-escalated' ? st.totalCount : 0]),
+      cluster,
+      threadId: st.threadId,
+      fight,
+      totalCount: st.totalCount,
+    });
+  };
+  const sorted = [...current].sort(
+    (a, b) => ms(a.firstAt) - ms(b.firstAt) || fightKey(a).localeCompare(fightKey(b)),
+  );
+  for (const cur of sorted) {
+    const key = fightKey(cur);
+    const st = prev
+      .filter(
+        (p) =>
+          !matched.has(p) &&
+          p.key === key &&
+          ms(cur.firstAt) <= ms(p.lastAt) + maxGapMs &&
+          ms(cur.lastAt) >= ms(p.firstAt),
+      )
+      .sort((a, b) => ms(b.lastAt) - ms(a.lastAt))[0];
+    if (!st) {
+      const fresh: FightState = {
+        key,
+        threadId: `koperator-audit-${digest([cluster, 'fight-thread', key, cur.firstAt])}`,
+        firstAt: cur.firstAt,
+        lastAt: cur.lastAt,
+        totalCount: cur.count,
+        alertedCount: cur.count,
+        ended: false,
+        fight: cur,
+      };
+      announce('fight-started', fresh, cur);
+      if (!cur.active) {
+        fresh.ended = true;
+        announce('fight-ended', fresh, cur);
+      }
+      next.push(fresh);
+      continue;
+    }
+    matched.add(st);
+    const later = ms(cur.lastAt) - ms(st.lastAt);
+    const grown =
+      ms(cur.firstAt) <= ms(st.firstAt)
+        ? Math.max(st.totalCount, cur.count)
+        : st.totalCount + (later > 0 ? Math.round(later / 1000 / Math.max(cur.periodSeconds, 1)) : 0);
+    const updated: FightState = {
+      ...st,
+      firstAt: ms(cur.firstAt) < ms(st.firstAt) ? cur.firstAt : st.firstAt,
+      lastAt: later > 0 ? cur.lastAt : st.lastAt,
+      totalCount: grown,
+      fight: cur,
+    };
+    if (updated.ended) {
+      if (cur.active && later > 0) {
+        updated.ended = false;
+        updated.alertedCount = updated.totalCount;
+        announce('fight-started', updated, cur);
+      }
+    } else {
+      if (updated.totalCount >= updated.alertedCount * options.escalationFactor) {
+        updated.alertedCount = updated.totalCount;
+        announce('fight-escalated', updated, cur);
+      }
+      if (!cur.active) {
+        updated.ended = true;
+        announce('fight-ended', updated, cur);
+      }
+    }
+    next.push(updated);
+  }
+  for (const st of prev) {
+    if (matched.has(st)) continue;
+    let kept = st;
+    if (!st.ended) {
+      kept = { ...st, ended: true, fight: { ...st.fight, active: false } };
+      announce('fight-ended', kept, kept.fight);
+    }
+    if (ms(kept.lastAt) >= ctx.windowStart.getTime()) next.push(kept);
+  }
+  next.sort((a, b) => ms(a.firstAt) - ms(b.firstAt) || a.key.localeCompare(b.key));
+  return { events, next };
 }

@@ -1,13 +1,18 @@
 // What the alerting remembers between scheduled runs, and what it announces.
-import type { Classification, Loop, Recreation } from '../model/findings';
+import type { Classification, Fight, Loop, Recreation } from '../model/findings';
 
 export type LoopEventName = 'loop-started' | 'loop-escalated' | 'loop-ended';
-export type AlertEventName = LoopEventName | 'recreation';
+/** Other controllers' fights (fights.md) start, escalate and end as loops do. */
+export type FightEventName = 'fight-started' | 'fight-escalated' | 'fight-ended';
+export type AlertEventName = LoopEventName | FightEventName | 'recreation';
 
 export const ALERT_EVENT_NAMES: readonly AlertEventName[] = [
   'loop-started',
   'loop-escalated',
   'loop-ended',
+  'fight-started',
+  'fight-escalated',
+  'fight-ended',
   'recreation',
 ];
 
@@ -40,7 +45,31 @@ export interface RecreationAlert {
   recreation: Recreation;
 }
 
-export type AlertEvent = LoopAlert | RecreationAlert;
+export interface FightAlert {
+  kind: 'fight';
+  event: FightEventName;
+  id: string;
+  cluster: string;
+  /** The same for every announcement of one fight. */
+  threadId: string;
+  fight: Fight;
+  /** Cycles counted across runs (an estimate once the fight outlives the window: see lib/alerts/diff.ts). */
+  totalCount: number;
+}
+
+export type AlertEvent = LoopAlert | RecreationAlert | FightAlert;
+
+/** One fight as last seen, keyed by what is fought over (lib/report/format.ts fightKey). */
+export interface FightState {
+  key: string;
+  threadId: string;
+  firstAt: string;
+  lastAt: string;
+  totalCount: number;
+  alertedCount: number;
+  ended: boolean;
+  fight: Fight;
+}
 
 /** One loop as last seen, keyed by its broker; several may exist per broker over time. */
 export interface LoopState {
@@ -71,6 +100,8 @@ export interface AlertState {
    */
   writtenBy?: string;
   loops: LoopState[];
+  /** Fights as last seen; absent in states written before fights were announced. */
+  fights?: FightState[];
   /** Recreations already considered (alerted or deliberately not), by identity, with their time for pruning. */
   recreations: { key: string; deletedAt: string }[];
   /**

@@ -17,6 +17,8 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { randomUUID } from 'crypto';
 import type { SNSClient } from '@aws-sdk/client-sns';
 import { analyzeFacts } from '../analyze';
+import { findFights } from '../fights';
+import { compareTimes } from '../analyze/time';
 import { diffAlerts, sameAlertState } from '../alerts/diff';
 import { decodeAlertState, encodeAlertState } from '../alerts/state';
 import type { AlertEvent, AlertState } from '../alerts/types';
@@ -187,7 +189,15 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
   const readFrom = new Date(windowStart.getTime() - config.contextSeconds * 1000);
   const read = await readFactsWindow(s3, config.bucket, config.layout, cluster, readFrom, now);
   const result = analyzeFacts(read.facts, { ...config.analysis, since: window.from, until: window.to });
-  const { events, next } = diffAlerts(state, result, { cluster, now, windowStart, options: config.alerts });
+  // Found on the whole read (context included), then kept when they reach into the window, as loops are.
+  const fights = findFights(read.facts, config.analysis).filter(
+    (f) => compareTimes(f.lastAt, window.from) >= 0 && compareTimes(f.firstAt, window.to) <= 0,
+  );
+  const { events, next } = diffAlerts(
+    state,
+    { ...result, fights },
+    { cluster, now, windowStart, options: config.alerts },
+  );
 
   const recreationsByClass: Partial<Record<Classification, number>> = {};
   for (const r of result.recreations)
@@ -201,6 +211,7 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
     window,
     recreations: result.recreations,
     loops: result.loops,
+    fights,
     events: events.map((e) => ({ event: e.event, id: e.id })),
     summary: {
       generatedAt: now.toISOString(),
@@ -210,6 +221,7 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
       facts: read.facts.size,
       recreations: result.recreations.length,
       loops: result.loops.length,
+      fights: fights.length,
       recreationsByClass,
     },
   };

@@ -276,9 +276,11 @@ export function summaryLine(doc: FindingsDocument): string {
   const operator = s.operator as { read?: number } | undefined;
   const events = num(audit?.read) + num(operator?.read);
   const active = doc.loops.filter((l) => l.active).length;
+  const fights = doc.fights ?? [];
   const failed = (s.inputErrors ?? []).length;
   const parts = [
-    `${plural(doc.recreations.length, 'recreation')}, ${plural(doc.loops.length, 'loop')} (${formatCount(active)} active) in ${num(s.seconds).toFixed(1)} s`,
+    `${plural(doc.recreations.length, 'recreation')}, ${plural(doc.loops.length, 'loop')} (${formatCount(active)} active), ` +
+      `${plural(fights.length, 'fight')} (${formatCount(fights.filter((f) => f.active).length)} active) in ${num(s.seconds).toFixed(1)} s`,
     `${plural(events, 'event')} read`,
     `${plural(failed, 'input')} failed`,
   ];

@@ -47,7 +47,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-const FACT_TYPES = new Set(['pod', 'kafkacluster', 'configmap', 'operator']);
+const FACT_TYPES = new Set(['pod', 'kafkacluster', 'configmap', 'operator', 'object']);
 
 /**
  * Parses one facts object. Throws FactsFormatError on a missing header, a version this

@@ -9,6 +9,8 @@ import type { OperatorLine } from '../model/operator-line';
 import { BoundedCache } from '../k8s/bounded-cache';
 import { USED_MESSAGES } from '../koperator/log-messages';
 import { mayBeKoperatorPod } from '../koperator/naming';
+import { isBuiltinPodController, isFightObjectWrite } from '../fights/relevance';
+import { projectObjectWrite, webhookChanges } from './project-object';
 
 const READ_VERBS = new Set(['get', 'list', 'watch']);
 
@@ -20,7 +22,15 @@ type Src = LogRecord['at'];
 
 function projectAudit(e: AuditEvent, src: Src): Fact | null {
   const ref = e.objectRef;
-  if (!ref || READ_VERBS.has(e.verb) || typeof ref.namespace !== 'string') return null;
+  if (!ref || READ_VERBS.has(e.verb)) return null;
+  if (typeof ref.namespace !== 'string') {
+    // Cluster-scoped: only the fight detectors read those (webhook configurations, CRs).
+    if (
+      typeof ref.resource !== 'string' ||
+      !isFightObjectWrite(e.verb, ref.resource, ref.subresource, ref.apiGroup)
+    )
+      return null;
+  }
   const response = isObject(e.responseObject) ? e.responseObject : undefined;
   const base = {
     at: e.requestReceivedTimestamp,
@@ -33,7 +43,7 @@ function projectAudit(e: AuditEvent, src: Src): Fact | null {
     // Nested fields of an event are unvalidated input: a non-string here would reach
     // string methods in the analysis and abort the whole run.
     user: internText(str(e.user?.username) ?? ''),
-    namespace: internText(ref.namespace),
+    namespace: internText(typeof ref.namespace === 'string' ? ref.namespace : ''),
     name: internText(str(ref.name) ?? stringAt(response, 'metadata', 'name')),
     uid: internText(str(ref.uid)),
     subresource: internText(str(ref.subresource)),
@@ -47,7 +57,10 @@ function projectAudit(e: AuditEvent, src: Src): Fact | null {
     case 'configmaps':
       return { type: 'configmap', ...base };
     default:
-      return null;
+      return typeof ref.resource === 'string' &&
+        isFightObjectWrite(e.verb, ref.resource, ref.subresource, ref.apiGroup)
+        ? projectObjectWrite(e, base, ref.apiGroup ?? '', ref.resource)
+        : null;
   }
 }
 
@@ -89,7 +102,11 @@ function projectPod(
     (fact.request !== undefined || fact.response !== undefined) &&
     !mayBeKoperatorPod(request) &&
     !mayBeKoperatorPod(response);
-  const webhooks = foreign ? [] : webhookMutations(e.annotations);
+  const webhooks = !foreign
+    ? webhookMutations(e.annotations)
+    : e.verb === 'create' && !isBuiltinPodController(base.user)
+      ? webhookChanges(request, response, webhookMutations(e.annotations))
+      : [];
   if (webhooks.length) fact.webhooks = webhooks;
   if (e.annotations?.['audit.k8s.io/truncated'] === 'true') fact.truncated = true;
   return fact;

@@ -16,6 +16,11 @@ export interface WebhookMutation {
   mutated: boolean;
   /** The webhook's own RFC 6902 patch, present at Request level and above. */
   patch?: Operation[];
+  /**
+   * For pods koperator does not own (fights.md): the contract paths this webhook's patch
+   * changed, computed when projected so that the patch itself need not be kept.
+   */
+  paths?: string[];
 }
 
 interface FactBase {
@@ -83,4 +88,28 @@ export interface OperatorFact extends FactBase {
   fields: Record<string, unknown>;
 }
 
-export type Fact = PodWriteFact | KafkaClusterWriteFact | ConfigMapWriteFact | OperatorFact;
+/**
+ * A write to an object other than a pod that a fight detector reads (lib/fights/): a
+ * Deployment and its `scale`, a StatefulSet, a webhook configuration, a custom resource...
+ * No body is kept: only, per path the write set, a token of its value (numbers and booleans
+ * as JSON, anything else as a hash), so that no secret can reach a fact.
+ */
+export interface ObjectWriteFact extends AuditFactBase {
+  type: 'object';
+  apiGroup: string;
+  resource: string;
+  /** `impersonatedUser.username`, when the request was impersonated. */
+  impersonated?: string;
+  /** Path (contract syntax, from the parent's root for `scale`) → value token, where the level shows bodies. */
+  values?: Record<string, string>;
+  /** The body was the whole object (an update): paths it lacks were removed. */
+  whole?: boolean;
+  /** Top-most paths the response has and a whole-object patch lacked (outside metadata and status). */
+  defaulted?: string[];
+  /** metadata.generation of the object after the write. */
+  generation?: number;
+  /** spec.replicas after the write (or as the body set it), for owners that scale their pods. */
+  replicas?: number;
+}
+
+export type Fact = PodWriteFact | KafkaClusterWriteFact | ConfigMapWriteFact | OperatorFact | ObjectWriteFact;

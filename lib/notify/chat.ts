@@ -6,10 +6,12 @@
 // section holds 3,000 characters) and to SNS's 256 KiB per message.
 import { createHash } from 'crypto';
 import type { AlertMessage } from './message';
+import { fightLabel } from '../fights/key';
 import {
   EVENT_TITLES,
   brokerOf,
   changersOf,
+  classOf,
   changesOf,
   countOf,
   periodOf,
@@ -63,7 +65,10 @@ const SEVERITY_MARK: Record<AlertMessage['severity'], string> = {
   info: ':information_source:',
 };
 
-const CAUSE_WORDS: Record<AlertMessage['finding']['classification'], string> = {
+const CAUSE_WORDS: Record<
+  Exclude<AlertMessage, { findingType: 'fight' }>['finding']['classification'],
+  string
+> = {
   'external-mutation-revert': 'koperator reverts an outside change',
   'intent-change': 'KafkaCluster spec changed',
   'config-change': 'broker config changed',
@@ -105,10 +110,11 @@ function threadIdOf(m: AlertMessage): string {
   if (m.findingType === 'loop' && m.threadId) return m.threadId;
   // Pending alerts from older versions carry no thread: derive one from the loop's broker
   // and start; a single recreation is its own thread.
+  if (m.findingType === 'fight') return m.threadId;
   const f = m.finding;
   const key =
     m.findingType === 'loop'
-      ? [m.cluster, f.namespace, f.kafkaCluster, f.brokerId, m.finding.firstAt]
+      ? [m.cluster, f.namespace, m.finding.kafkaCluster, m.finding.brokerId, m.finding.firstAt]
       : [m.cluster, m.id];
   return 'koperator-audit-' + createHash('sha256').update(key.join('\u0000')).digest('hex').slice(0, 24);
 }
@@ -117,8 +123,8 @@ function descriptionOf(m: AlertMessage, budget: number): string {
   const link = reportLinkOf(m.report);
   const who = changersOf(m);
   const head = [
-    `*Broker* ${chatSafe(brokerOf(m))} in cluster ${chatSafe(m.cluster)}`,
-    `*Class* ${code(m.finding.classification)} · *Count* ${countOf(m)} · *Severity* ${m.severity}`,
+    `*${m.findingType === 'fight' ? 'Fight' : 'Broker'}* ${chatSafe(brokerOf(m))} in cluster ${chatSafe(m.cluster)}`,
+    `*${m.findingType === 'fight' ? 'Kind' : 'Class'}* ${code(classOf(m))} · *Count* ${countOf(m)} · *Severity* ${m.severity}`,
     `*Period* ${chatSafe(periodOf(m))}`,
     m.findingType === 'recreation'
       ? `*Who* deleted by ${chatSafe(m.finding.deletedPod.deletedBy ?? 'unknown')}${who.length > 0 ? `; changed by ${who.map(chatSafe).join(', ')}` : ''}`
@@ -154,9 +160,11 @@ function descriptionOf(m: AlertMessage, budget: number): string {
 
 /** The chat notification for one alert; every field within CHAT_LIMITS. */
 export function buildChatNotification(m: AlertMessage, ctx: ChatContext = {}): ChatNotification {
-  const f = m.finding;
   const who = changersOf(m);
-  const cause = `${CAUSE_WORDS[f.classification]}${who.length > 0 ? ` (${who.join(', ')})` : ''}`;
+  const causeWords =
+    m.findingType === 'fight' ? 'controllers fighting' : CAUSE_WORDS[m.finding.classification];
+  const cause = `${causeWords}${who.length > 0 ? ` (${who.join(', ')})` : ''}`;
+  const kafkaCluster = m.findingType === 'fight' ? '' : m.finding.kafkaCluster;
   const title = cut(
     chatSafe(`${EVENT_TITLES[m.event]}: ${brokerOf(m)}, ${cause}`),
     CHAT_LIMITS.titleChars - SEVERITY_MARK[m.severity].length - 1,
@@ -165,20 +173,31 @@ export function buildChatNotification(m: AlertMessage, ctx: ChatContext = {}): C
   const nextSteps = [cut(chatSafe(recommendationOf(m)), CHAT_LIMITS.nextStepChars)];
   if (link) nextSteps.push(cut(`Read the full report: ${link.url}`, CHAT_LIMITS.nextStepChars));
   const eks = ctx.eksClusterArns?.[m.cluster];
-  const keywords = [f.classification, m.event, m.severity, f.kafkaCluster, m.cluster]
+  const keywords = [classOf(m), m.event, m.severity, kafkaCluster, m.cluster]
     .map((k) => cut(chatSafe(k), CHAT_LIMITS.keywordChars))
     .filter((k, i, all) => k !== '' && all.indexOf(k) === i)
     .slice(0, CHAT_LIMITS.keywords);
-  const context: Record<string, string> = {
-    cluster: m.cluster,
-    namespace: f.namespace,
-    kafkaCluster: f.kafkaCluster,
-    brokerId: f.brokerId,
-    classification: f.classification,
-    severity: m.severity,
-    count: String(countOf(m)),
-    alertId: m.id,
-  };
+  const context: Record<string, string> =
+    m.findingType === 'fight'
+      ? {
+          cluster: m.cluster,
+          namespace: m.finding.namespace ?? '',
+          kind: m.finding.kind,
+          object: fightLabel(m.finding),
+          severity: m.severity,
+          count: String(countOf(m)),
+          alertId: m.id,
+        }
+      : {
+          cluster: m.cluster,
+          namespace: m.finding.namespace,
+          kafkaCluster: m.finding.kafkaCluster,
+          brokerId: m.finding.brokerId,
+          classification: m.finding.classification,
+          severity: m.severity,
+          count: String(countOf(m)),
+          alertId: m.id,
+        };
   return {
     version: '1.0',
     source: 'custom',
@@ -193,7 +212,7 @@ export function buildChatNotification(m: AlertMessage, ctx: ChatContext = {}): C
     metadata: {
       threadId: threadIdOf(m),
       summary: cut(
-        chatSafe(`${EVENT_TITLES[m.event]}: ${brokerOf(m)} (${f.classification}, ${countOf(m)}x)`),
+        chatSafe(`${EVENT_TITLES[m.event]}: ${brokerOf(m)} (${classOf(m)}, ${countOf(m)}x)`),
         CHAT_LIMITS.summaryChars,
       ),
       eventType: m.event,

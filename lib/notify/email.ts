@@ -6,6 +6,7 @@ import {
   EVENT_TITLES,
   brokerOf,
   changersOf,
+  classOf,
   changesOf,
   countOf,
   periodOf,
@@ -25,21 +26,21 @@ function line(s: string): string {
 }
 
 export function buildEmailText(m: AlertMessage): string {
-  const f = m.finding;
+  const fight = m.findingType === 'fight';
   const who = changersOf(m);
   const link = reportLinkOf(m.report);
   const out: string[] = [
     `${EVENT_TITLES[m.event]}: ${brokerOf(m)} in cluster ${m.cluster}`,
     '',
-    `Class:     ${f.classification} (severity ${m.severity})`,
-    `Count:     ${countOf(m)} recreation(s)`,
+    `${fight ? 'Kind: ' : 'Class:'}     ${classOf(m)} (severity ${m.severity})`,
+    `Count:     ${countOf(m)} ${fight ? 'cycle(s)' : 'recreation(s)'}`,
     `Period:    ${periodOf(m)}`,
   ];
   if (m.findingType === 'recreation') {
     out.push(`Deleted by: ${m.finding.deletedPod.deletedBy ?? 'unknown'}`);
     out.push(`Pods:      ${m.finding.deletedPod.name} -> ${m.finding.createdPod?.name ?? '(none seen)'}`);
   }
-  out.push(`Changed by: ${who.length > 0 ? who.join(', ') : 'unknown'}`);
+  out.push(`${fight ? 'Fought by: ' : 'Changed by: '}${who.length > 0 ? who.join(', ') : 'unknown'}`);
   const changes = changesOf(m);
   if (changes.length > 0) {
     out.push('', 'Fields (from -> to, by whom):');

@@ -9,6 +9,9 @@ export const DETAIL_TYPES: Record<AlertMessage['event'], string> = {
   'loop-started': 'Broker Restart Loop Started',
   'loop-escalated': 'Broker Restart Loop Escalated',
   'loop-ended': 'Broker Restart Loop Ended',
+  'fight-started': 'Controller Fight Started',
+  'fight-escalated': 'Controller Fight Escalated',
+  'fight-ended': 'Controller Fight Ended',
   recreation: 'Broker Pod Recreated',
 };
 

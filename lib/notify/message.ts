@@ -6,7 +6,8 @@
 // few KiB, but a recreation's `fields` may carry whole affinity blocks and `evidence` can
 // be long, so the body is trimmed step by step when needed and always points at the full
 // report in S3.
-import type { Classification, Loop, Recreation } from '../model/findings';
+import type { Classification, Fight, Loop, Recreation } from '../model/findings';
+import { fightLabel } from '../fights/key';
 import type { AlertEvent, AlertEventName } from '../alerts/types';
 
 export const ALERT_SCHEMA = 'koperator-audit/alert';
@@ -55,7 +56,15 @@ export interface RecreationAlertMessage extends AlertMessageBase {
   finding: Recreation & { cluster: string };
 }
 
-export type AlertMessage = LoopAlertMessage | RecreationAlertMessage;
+/** Another controller's fight (fights.md), announced as loops are. */
+export interface FightAlertMessage extends AlertMessageBase {
+  findingType: 'fight';
+  threadId: string;
+  finding: Fight & { cluster: string };
+  totalCount: number;
+}
+
+export type AlertMessage = LoopAlertMessage | RecreationAlertMessage | FightAlertMessage;
 
 export interface SnsMessage {
   subject: string;
@@ -75,9 +84,9 @@ const RECREATION_SEVERITY: Record<Classification, Severity> = {
 
 export function severityOf(ev: AlertEvent): Severity {
   if (ev.kind === 'recreation') return RECREATION_SEVERITY[ev.recreation.classification];
-  if (ev.event === 'loop-ended') return 'info';
+  if (ev.event === 'loop-ended' || ev.event === 'fight-ended') return 'info';
   // A loop still going is an outage in the making; one already over is for the record.
-  return ev.loop.active ? 'critical' : 'warning';
+  return (ev.kind === 'loop' ? ev.loop.active : ev.fight.active) ? 'critical' : 'warning';
 }
 
 export function toAlertMessage(
@@ -104,6 +113,15 @@ export function toAlertMessage(
       latestRecreation: ev.latest,
     };
   }
+  if (ev.kind === 'fight') {
+    return {
+      ...base,
+      findingType: 'fight',
+      threadId: ev.threadId,
+      finding: { ...ev.fight, cluster: ev.cluster },
+      totalCount: ev.totalCount,
+    };
+  }
   return { ...base, findingType: 'recreation', finding: { ...ev.recreation, cluster: ev.cluster } };
 }
 
@@ -111,6 +129,9 @@ const EVENT_WORDS: Record<AlertEventName, string> = {
   'loop-started': 'loop started',
   'loop-escalated': 'loop escalated',
   'loop-ended': 'loop ended',
+  'fight-started': 'fight started',
+  'fight-escalated': 'fight escalated',
+  'fight-ended': 'fight ended',
   recreation: 'broker pod re-created',
 };
 
@@ -125,6 +146,12 @@ export function sanitiseSubject(s: string): string {
 }
 
 export function alertSubject(m: AlertMessage): string {
+  if (m.findingType === 'fight') {
+    const f = m.finding;
+    return sanitiseSubject(
+      `[${m.cluster}] ${EVENT_WORDS[m.event]}: ${f.kind} ${fightLabel(f)} (${m.totalCount}x)`,
+    );
+  }
   const f = m.finding;
   const broker = `${f.namespace}/${f.kafkaCluster} broker ${f.brokerId}`;
   const detail = m.findingType === 'loop' ? `${f.classification}, ${m.totalCount}x` : f.classification;
@@ -137,6 +164,18 @@ function attr(v: string): { DataType: 'String'; StringValue: string } {
 }
 
 export function alertAttributes(m: AlertMessage): SnsMessage['attributes'] {
+  if (m.findingType === 'fight') {
+    // The same keys as for brokers, so one filter policy can take or leave fights: the kind
+    // stands where the class does, and there is no KafkaCluster.
+    return {
+      event: attr(m.event),
+      classification: attr(m.finding.kind),
+      severity: attr(m.severity),
+      namespace: attr(m.finding.namespace ?? ''),
+      kafkaCluster: attr(''),
+      cluster: attr(m.cluster),
+    };
+  }
   return {
     event: attr(m.event),
     classification: attr(m.finding.classification),
@@ -184,6 +223,18 @@ function trimRecreation(r: Recreation, step: number): Recreation {
 
 function trimmed(m: AlertMessage, step: number): AlertMessage {
   const note = step === 1 ? ['fields.from', 'fields.to', 'evidence'] : ['fields', 'evidence', 'values'];
+  if (m.findingType === 'fight') {
+    const f = m.finding;
+    return {
+      ...m,
+      finding: {
+        ...f,
+        fields: f.fields.slice(0, step === 1 ? PATHS_KEEP * 4 : PATHS_KEEP),
+        evidence: step === 1 ? f.evidence.slice(0, EVIDENCE_KEEP) : [],
+      },
+      truncated: ['fields', 'evidence'],
+    };
+  }
   if (m.findingType === 'loop') {
     const f = m.finding;
     return {
@@ -238,7 +289,10 @@ export function parseAlertMessage(text: string): AlertMessage {
     throw new Error('SNS message is not a koperator-audit alert');
   if (v.version !== ALERT_SCHEMA_VERSION)
     throw new Error(`alert message version ${String(v.version)} is not ${ALERT_SCHEMA_VERSION}`);
-  if ((v.findingType !== 'loop' && v.findingType !== 'recreation') || !isRecord(v.finding)) {
+  if (
+    (v.findingType !== 'loop' && v.findingType !== 'recreation' && v.findingType !== 'fight') ||
+    !isRecord(v.finding)
+  ) {
     throw new Error('alert message has no finding');
   }
   return v as unknown as AlertMessage;

@@ -5,6 +5,7 @@ import {
   EVENT_TITLES,
   brokerOf,
   changersOf,
+  classOf,
   changesOf,
   countOf,
   periodOf,
@@ -68,20 +69,22 @@ function fieldLines(fields: ReturnType<typeof changesOf>): string[] {
 
 function whoOf(m: AlertMessage): string {
   const who = changersOf(m).map(esc);
-  if (m.findingType === 'loop') return who.length > 0 ? who.join(', ') : 'unknown';
+  if (m.findingType !== 'recreation') return who.length > 0 ? who.join(', ') : 'unknown';
   const parts = [`deleted by ${esc(m.finding.deletedPod.deletedBy ?? 'unknown')}`];
   if (who.length > 0) parts.push(`changed by ${who.join(', ')}`);
   return parts.join('; ');
 }
 
 export function buildSlackPayload(m: AlertMessage): SlackPayload {
-  const f = m.finding;
   const broker = brokerOf(m);
   const count = String(countOf(m));
-  const title = `${TITLES[m.event]}: ${f.kafkaCluster} broker ${f.brokerId}`;
+  const fight = m.findingType === 'fight';
+  const title = fight
+    ? `${TITLES[m.event]}: ${broker}`
+    : `${TITLES[m.event]}: ${m.finding.kafkaCluster} broker ${m.finding.brokerId}`;
   const fields: SlackText[] = [
-    { type: 'mrkdwn', text: `*Broker*\n${esc(broker)}` },
-    { type: 'mrkdwn', text: `*Class*\n${code(f.classification)}` },
+    { type: 'mrkdwn', text: `*${fight ? 'Fight' : 'Broker'}*\n${esc(broker)}` },
+    { type: 'mrkdwn', text: `*${fight ? 'Kind' : 'Class'}*\n${code(classOf(m))}` },
     { type: 'mrkdwn', text: `*Count*\n${count}` },
     { type: 'mrkdwn', text: cut(`*Period*\n${esc(periodOf(m))}`, FIELD_MAX) },
     { type: 'mrkdwn', text: cut(`*Who*\n${whoOf(m)}`, FIELD_MAX) },
@@ -103,7 +106,13 @@ export function buildSlackPayload(m: AlertMessage): SlackPayload {
   if (changes.length > 0) {
     blocks.push({
       type: 'section',
-      text: { type: 'mrkdwn', text: cut(`*Fields (from → to)*\n${changes.join('\n')}`, SECTION_MAX) },
+      text: {
+        type: 'mrkdwn',
+        text: cut(
+          `*${fight ? 'Fields fought over' : 'Fields (from → to)'}*\n${changes.join('\n')}`,
+          SECTION_MAX,
+        ),
+      },
     });
   }
   blocks.push({
@@ -121,9 +130,7 @@ export function buildSlackPayload(m: AlertMessage): SlackPayload {
   return {
     // The fallback text is mrkdwn too (notifications, old clients): names from the logs
     // must not become <!channel> mentions or <url|links>.
-    text: esc(
-      cut(`${TITLES[m.event]}: ${broker} (${f.classification}, ${count}x) in ${m.cluster}`, SECTION_MAX),
-    ),
+    text: esc(cut(`${TITLES[m.event]}: ${broker} (${classOf(m)}, ${count}x) in ${m.cluster}`, SECTION_MAX)),
     blocks,
   };
 }

@@ -3,11 +3,15 @@
 // strings; each channel escapes and lays them out in its own markup.
 import type { Classification, FieldChange, Recreation } from '../model/findings';
 import type { AlertMessage, ReportPointer } from './message';
+import { fightLabel } from '../fights/key';
 
 export const EVENT_TITLES: Record<AlertMessage['event'], string> = {
   'loop-started': 'Recreation loop started',
   'loop-escalated': 'Recreation loop escalated',
   'loop-ended': 'Recreation loop ended',
+  'fight-started': 'Controller fight started',
+  'fight-escalated': 'Controller fight escalated',
+  'fight-ended': 'Controller fight ended',
   recreation: 'Broker pod re-created',
 };
 
@@ -32,18 +36,27 @@ export function recommendationFor(c: Classification): string {
 }
 
 export function recommendationOf(m: AlertMessage): string {
+  if (m.findingType === 'fight') return m.finding.recommendation;
   return m.findingType === 'loop' && m.finding.recommendation
     ? m.finding.recommendation
     : recommendationFor(m.finding.classification);
 }
 
+/** What the alert is about: a broker, or for a fight the object fought over. */
 export function brokerOf(m: AlertMessage): string {
+  if (m.findingType === 'fight') return `${m.finding.kind} over ${fightLabel(m.finding)}`;
   const f = m.finding;
   return `${f.namespace}/${f.kafkaCluster} broker ${f.brokerId}`;
 }
 
 /** Who changed the fields (webhooks, controllers, users), without repeats. */
+/** The class of a broker's finding, the kind of a fight. */
+export function classOf(m: AlertMessage): string {
+  return m.findingType === 'fight' ? m.finding.kind : m.finding.classification;
+}
+
 export function changersOf(m: AlertMessage): string[] {
+  if (m.findingType === 'fight') return [...new Set([...m.finding.writers, ...m.finding.mutators])];
   if (m.findingType === 'loop') {
     const who =
       m.finding.mutators.length > 0
@@ -55,9 +68,10 @@ export function changersOf(m: AlertMessage): string[] {
 }
 
 export function periodOf(m: AlertMessage): string {
-  if (m.findingType === 'loop') {
+  if (m.findingType === 'loop' || m.findingType === 'fight') {
     const l = m.finding;
-    return `every ~${l.periodSeconds} s, ${l.firstAt} → ${l.lastAt}${l.active ? ' (still looping)' : ''}`;
+    const still = m.findingType === 'loop' ? ' (still looping)' : ' (still fighting)';
+    return `every ~${l.periodSeconds} s, ${l.firstAt} → ${l.lastAt}${l.active ? still : ''}`;
   }
   const r: Recreation = m.finding;
   return r.createdPod
@@ -70,12 +84,13 @@ export function changesOf(m: AlertMessage): { path: string; from?: unknown; to?:
   const full = (fields: readonly FieldChange[]) =>
     fields.map((f) => ({ path: f.path, from: f.from, to: f.to, ...(f.by ? { by: f.by } : {}) }));
   if (m.findingType === 'recreation') return full(m.finding.fields);
+  if (m.findingType === 'fight') return m.finding.fields.map((path) => ({ path }));
   if (m.latestRecreation && m.latestRecreation.fields.length > 0) return full(m.latestRecreation.fields);
   return m.finding.fields.map((path) => ({ path }));
 }
 
 export function countOf(m: AlertMessage): number {
-  return m.findingType === 'loop' ? m.totalCount : 1;
+  return m.findingType === 'recreation' ? 1 : m.totalCount;
 }
 
 export interface ReportLinkWords {

@@ -8,6 +8,7 @@
 import { pipeline, Transform } from 'stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { analyzeFacts } from '../analyze';
+import { findFights } from '../fights';
 import type { AnalysisOptions } from '../analyze/options';
 import { projectRecord } from '../facts/project';
 import { FactStore } from '../facts/store';
@@ -196,12 +197,13 @@ export async function analyzeInputs(
   const scoped = resolveRelativeSince(opts, dataEndsAt);
   bar?.phase(`analysing ${facts.size.toLocaleString('en-US')} facts…`);
   const result = analyzeFacts(facts, scoped);
+  const fights = findFights(facts, scoped);
   const warnings = [...scopeWarnings(facts, scoped), ...operatorUserWarnings(facts, scoped, result)];
   bar?.done();
   return {
     recreations: result.recreations,
     loops: result.loops,
-    fights: [],
+    fights,
     summary: {
       inputs,
       inputErrors: dedupeErrors(inputErrors),
@@ -211,6 +213,7 @@ export async function analyzeInputs(
       facts: facts.size,
       recreations: result.recreations.length,
       loops: result.loops.length,
+      fights: fights.length,
       dataEndsAt: dataEndsAt ?? null,
       ...(opts.sinceSeconds !== undefined ? { since: scoped.since ?? null } : {}),
       warnings,
@@ -282,7 +285,7 @@ export async function analyzeByCluster(
       .flatMap(([, d]) => d.recreations)
       .sort((a, b) => byTime(a.deletedPod.deletedAt, b.deletedPod.deletedAt)),
     loops: docs.flatMap(([, d]) => d.loops).sort((a, b) => byTime(a.firstAt, b.firstAt)),
-    fights: docs.flatMap(([, d]) => d.fights ?? []),
+    fights: docs.flatMap(([, d]) => d.fights ?? []).sort((a, b) => byTime(a.firstAt, b.firstAt)),
     summary: {
       inputs,
       inputErrors: docs.flatMap(([, d]) => d.summary.inputErrors ?? []),
@@ -291,6 +294,7 @@ export async function analyzeByCluster(
       ...all,
       recreations: docs.reduce((n, [, d]) => n + d.recreations.length, 0),
       loops: docs.reduce((n, [, d]) => n + d.loops.length, 0),
+      fights: docs.reduce((n, [, d]) => n + (d.fights?.length ?? 0), 0),
       dataEndsAt: ends.sort(byTime).pop() ?? null,
       warnings: docs.flatMap(([name, d]) =>
         ((d.summary.warnings as string[] | undefined) ?? []).map((w) => (name ? `${name}: ${w}` : w)),

@@ -1,7 +1,8 @@
 // Text helpers shared by the table, Markdown and HTML views, so the three agree on how a
 // time, a period, a broker or a field value is written.
-import type { FindingsDocument, InputError, Loop, Recreation } from '../model/findings';
+import type { Fight, FindingsDocument, InputError, Loop, Recreation } from '../model/findings';
 import { CLASS_ORDER } from './colors';
+export { fightKey, fightLabel } from '../fights/key';
 
 /** Milliseconds since the epoch, or null: timestamps come from untrusted logs. */
 export function parseTime(value: string): number | null {
@@ -132,11 +133,24 @@ export function timeSpan(doc: FindingsDocument): { start: number; end: number } 
     end = Math.max(end, t);
   };
   for (const r of doc.recreations) see(r.deletedPod.deletedAt);
-  for (const l of doc.loops) {
+  for (const l of [...doc.loops, ...(doc.fights ?? [])]) {
     see(l.firstAt);
     see(l.lastAt);
   }
   return start <= end ? { start, end } : null;
+}
+
+/** Active fights first, then by when they began. */
+export function sortFights(fights: readonly Fight[]): Fight[] {
+  return [...fights].sort(
+    (a, b) =>
+      Number(b.active) - Number(a.active) || (parseTime(a.firstAt) ?? 0) - (parseTime(b.firstAt) ?? 0),
+  );
+}
+
+/** Who fights: the writers, and for a recreate loop the webhooks that mutate behind them. */
+export function fightParties(f: Pick<Fight, 'writers' | 'mutators'>): string[] {
+  return [...f.writers, ...f.mutators.map((m) => `webhook ${m}`)];
 }
 
 /** The counts every view's header leads with, so the three cannot disagree. */
@@ -145,6 +159,8 @@ export interface Headline {
   brokers: number;
   loops: number;
   activeLoops: number;
+  fights: number;
+  activeFights: number;
   /** First to last instant the findings mention (UTC, without the suffix); null when none parses. */
   range: string | null;
 }
@@ -156,6 +172,8 @@ export function headlineOf(doc: FindingsDocument): Headline {
     brokers: groupByBroker(doc.recreations).length,
     loops: doc.loops.length,
     activeLoops: doc.loops.filter((l) => l.active).length,
+    fights: doc.fights?.length ?? 0,
+    activeFights: (doc.fights ?? []).filter((f) => f.active).length,
     range: span ? formatRange(new Date(span.start).toISOString(), new Date(span.end).toISOString()) : null,
   };
 }

@@ -2,7 +2,7 @@
 // Objects are rebuilt key by key rather than passed to JSON.stringify as they are, so
 // the output has the contract's key order whatever built the objects, and internal
 // extras never leak into what the checks and other tools parse.
-import type { FieldChange, FindingsDocument, Loop, Recreation } from '../model/findings';
+import type { FieldChange, Fight, FindingsDocument, Loop, Recreation } from '../model/findings';
 
 /** Names the document for tools that read it (findings-contract.md); bumped only on a breaking change. */
 export const FINDINGS_SCHEMA = 'koperator-audit/findings';
@@ -14,8 +14,7 @@ export function renderJson(doc: FindingsDocument): string {
     version: FINDINGS_VERSION,
     recreations: doc.recreations.map(orderRecreation),
     loops: doc.loops.map(orderLoop),
-    // Always present, empty until a check fills it: readers need not test for the key.
-    fights: doc.fights ?? [],
+    fights: (doc.fights ?? []).map(orderFight),
     // inputErrors always present too: an empty list is the all-clear, a missing key is not.
     summary: { ...doc.summary, inputErrors: doc.summary.inputErrors ?? [] },
   };
@@ -65,5 +64,29 @@ function orderLoop(l: Loop): Loop {
     active: l.active,
     // Not a contract key; the checks ignore it, people read it.
     recommendation: l.recommendation,
+  };
+}
+
+function orderFight(f: Fight): Fight {
+  const target: Fight['target'] = {
+    apiGroup: f.target.apiGroup,
+    resource: f.target.resource,
+    name: f.target.name,
+  };
+  if (f.target.slot !== undefined) target.slot = f.target.slot;
+  return {
+    kind: f.kind,
+    namespace: f.namespace,
+    target,
+    writers: f.writers,
+    mutators: f.mutators,
+    fields: f.fields,
+    count: f.count,
+    firstAt: f.firstAt,
+    lastAt: f.lastAt,
+    periodSeconds: f.periodSeconds,
+    active: f.active,
+    recommendation: f.recommendation,
+    evidence: f.evidence,
   };
 }

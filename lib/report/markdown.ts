@@ -4,7 +4,7 @@
 // <details>/<summary> (an HTML block, where Markdown escapes are not processed), and
 // fenced blocks, whose content is literal as long as the fence is longer than any
 // backtick run inside.
-import type { FindingsDocument, Loop, Recreation } from '../model/findings';
+import type { Fight, FindingsDocument, Loop, Recreation } from '../model/findings';
 import { classStyle } from './colors';
 import {
   brokerLabel,
@@ -19,6 +19,9 @@ import {
   headlineOf,
   plural,
   sortLoops,
+  fightLabel,
+  fightParties,
+  sortFights,
   verdictOf,
   dataEndOf,
   inputErrorsOf,
@@ -68,6 +71,11 @@ export function renderMarkdown(doc: FindingsDocument, opts: MarkdownRenderOption
     out.push('');
   }
 
+  const fights = sortFights(doc.fights ?? []);
+  out.push(`## Fights (${fights.length})`, '');
+  if (fights.length === 0) out.push('No controller fights a webhook, an autoscaler or another writer.', '');
+  else out.push(...fightTable(fights), '');
+
   const groups = groupByBroker(doc.recreations);
   out.push(`## Recreations (${formatCount(doc.recreations.length)})`, '');
   if (groups.length === 0) out.push('No broker pod was deleted in the data read.', '');
@@ -109,8 +117,40 @@ function overview(doc: FindingsDocument): string {
   const range = head.range ? ` · ${mdText(head.range)} UTC` : '';
   return (
     `**${plural(head.recreations, 'recreation')}** of **${plural(head.brokers, 'broker')}**${range} · ` +
-    `**${plural(head.loops, 'loop')}** (${head.activeLoops} active)`
+    `**${plural(head.loops, 'loop')}** (${head.activeLoops} active) · ` +
+    `**${plural(head.fights, 'fight')}** of other controllers (${head.activeFights} active)`
   );
+}
+
+function fightTable(fights: Fight[]): string[] {
+  const rows = fights.map((f) =>
+    row([
+      mdText(f.kind),
+      mdText(fightLabel(f)),
+      fightParties(f).map(mdCode).join('<br>'),
+      String(f.count),
+      formatDuration(f.periodSeconds),
+      mdText(formatRange(f.firstAt, f.lastAt)),
+      f.active ? '**active**' : 'ended',
+      f.fields.length ? f.fields.map(mdCode).join('<br>') : '(Metadata level: not logged)',
+      f.recommendation ? mdText(f.recommendation) : '—',
+    ]),
+  );
+  return [
+    row([
+      'kind',
+      'object',
+      'writers / webhooks',
+      'count',
+      'period',
+      'first → last (UTC)',
+      'active',
+      'fields',
+      'recommendation',
+    ]),
+    '|---|---|---|--:|--:|---|---|---|---|',
+    ...rows,
+  ];
 }
 
 function metaLine(opts: MarkdownRenderOptions): string {

@@ -8,7 +8,7 @@
 // becomes one block per row, long paths are shortened in the middle at a segment
 // boundary, and long text (fields, mutators, recommendations) goes on its own indented,
 // wrapped lines instead of a column of its own.
-import type { FindingsDocument, Loop, Recreation } from '../model/findings';
+import type { Fight, FindingsDocument, Loop, Recreation } from '../model/findings';
 import { SGR, classStyle, paint } from './colors';
 import {
   brokerLabel,
@@ -23,6 +23,9 @@ import {
   headlineOf,
   plural,
   sortLoops,
+  fightLabel,
+  fightParties,
+  sortFights,
   truncate,
   truncateMiddle,
   inputErrorsOf,
@@ -74,6 +77,13 @@ export function renderTable(doc: FindingsDocument, opts: TableRenderOptions): st
   else out.push(...loopLines(doc, loops, width, color));
   out.push('');
 
+  // Other controllers fighting (fights.md), beside koperator's loops: the same kind of storm.
+  const fights = sortFights(doc.fights ?? []);
+  title(`Fights (${formatCount(fights.length)})`);
+  if (fights.length === 0) out.push('  No controller fights a webhook, an autoscaler or another writer.');
+  else out.push(...fightLines(fights, width, color));
+  out.push('');
+
   title(`Recreations (${formatCount(doc.recreations.length)})`);
   out.push(...recreationLines(doc.recreations, width, color), '');
 
@@ -106,7 +116,7 @@ function headline(doc: FindingsDocument): string {
   const head = headlineOf(doc);
   return (
     `koperator-audit: ${plural(head.recreations, 'broker pod recreation')} across ${plural(head.brokers, 'broker')}, ` +
-    `${plural(head.loops, 'loop')} (${head.activeLoops} active)`
+    `${plural(head.loops, 'loop')} (${head.activeLoops} active), ${plural(head.fights, 'fight')} (${head.activeFights} active)`
   );
 }
 
@@ -238,6 +248,63 @@ function labelled(label: string, values: string[], width: number, color: boolean
       (i === 0 ? paint(head, SGR.dim, color) : ' '.repeat(visibleWidth(head))) +
       sanitizeForTerminal(label === 'fields' ? shortenPath(v, room) : truncateMiddle(v, room)),
   );
+}
+
+// --- fights ------------------------------------------------------------------------------
+
+const FIGHT_COLUMNS: Column[] = [
+  { header: 'kind' },
+  { header: 'object', maxWidth: 48 },
+  { header: 'count', align: 'right' },
+  { header: 'period', align: 'right' },
+  { header: 'first → last (UTC)' },
+  { header: 'state' },
+];
+
+function fightRow(f: Fight): Cell[] {
+  return [
+    cell(f.kind, SGR.bold),
+    cell(fightLabel(f)),
+    cell(formatCount(f.count), SGR.bold),
+    cell(formatDuration(f.periodSeconds)),
+    cell(formatRange(f.firstAt, f.lastAt)),
+    f.active ? cell('ACTIVE', `${SGR.bold};${SGR.red}`) : cell('ended', SGR.dim),
+  ];
+}
+
+/** The fights as loops are shown: a row each, its fields and parties under it, then what to do. */
+function fightLines(fights: Fight[], width: number, color: boolean): string[] {
+  const out: string[] = [];
+  const layout = layoutTextTable(FIGHT_COLUMNS, fights.map(fightRow), tableOpts(color, '  '));
+  const fitsTable = layout.widest <= width;
+  if (fitsTable) out.push(...layout.head);
+  fights.forEach((f, i) => {
+    if (fitsTable) out.push(...layout.rows[i]);
+    else {
+      const state = f.active
+        ? paint('ACTIVE', `${SGR.bold};${SGR.red}`, color)
+        : paint('ended', SGR.dim, color);
+      const tail = `  ACTIVE  ${f.kind}`;
+      const label = truncate(
+        sanitizeForTerminal(fightLabel(f)),
+        Math.max(10, width - 3 - visibleWidth(tail)),
+      );
+      out.push(
+        `  ${paint(label, SGR.bold, color)}  ${state}  ${f.kind}`,
+        fit(
+          `    ${formatCount(f.count)} cycles every ${formatDuration(f.periodSeconds)}, ${formatRange(f.firstAt, f.lastAt)} UTC`,
+          width,
+        ),
+      );
+    }
+    out.push(
+      ...labelled('fields', f.fields.length ? f.fields : ['(Metadata level: not logged)'], width, color),
+    );
+    out.push(...labelled('by', fightParties(f), width, color));
+  });
+  out.push('', paint('  What to do', SGR.bold, color));
+  for (const f of fights) out.push(...hanging(`  ${fightLabel(f)}: ${f.recommendation}`, '      ', width));
+  return out;
 }
 
 // --- recreations ------------------------------------------------------------------------

@@ -396,7 +396,7 @@ describe('the last stderr line', () => {
     const r = run(['analyze', '--input', EXAMPLES, '--format', 'json']);
     const last = r.stderr.trimEnd().split('\n').pop();
     expect(last).toMatch(
-      /^koperator-audit: 30 recreations, 3 loops \(1 active\) in \d+\.\d s; 3,045 events read; 0 inputs failed$/,
+      /^koperator-audit: 30 recreations, 3 loops \(1 active\), 0 fights \(0 active\) in \d+\.\d s; 3,045 events read; 0 inputs failed$/,
     );
   });
 

@@ -41,14 +41,14 @@ describe('analyze summary line', () => {
     const { code, stderr } = await analyze([dir]);
     expect(code).toBe(0);
     expect(stderr).toMatch(
-      /^koperator-audit: 0 recreations, 0 loops \(0 active\) in \d+\.\d s; [\d,]+ events read; 0 inputs failed; .*1 file read only in part \(see summary\.details\); 1 file not logs/m,
+      /^koperator-audit: 0 recreations, 0 loops \(0 active\), 0 fights \(0 active\) in \d+\.\d s; [\d,]+ events read; 0 inputs failed; .*1 file read only in part \(see summary\.details\); 1 file not logs/m,
     );
   });
 
   it('says only the counts when every input was read, with thousands separators', async () => {
     const { stderr } = await analyze([path.join(dir, 'ok.log.gz')]);
     expect(stderr).toMatch(
-      /^koperator-audit: 0 recreations, 0 loops \(0 active\) in \d+\.\d s; 2,000 events read; 0 inputs failed\n$/,
+      /^koperator-audit: 0 recreations, 0 loops \(0 active\), 0 fights \(0 active\) in \d+\.\d s; 2,000 events read; 0 inputs failed\n$/,
     );
   });
 

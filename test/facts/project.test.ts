@@ -79,12 +79,28 @@ describe('projectRecord', () => {
 
   it.each([
     {
-      what: 'another team’s pod (bodies with none of koperator’s marks)',
+      what: 'another team’s pod created by Kubernetes’ own controller (bodies with none of koperator’s marks)',
       bodies: {
+        user: { username: 'system:serviceaccount:kube-system:replicaset-controller' },
         requestObject: { kind: 'Pod', metadata: { generateName: 'web-7d9f8c6b5-', labels: { app: 'web' } } },
         responseObject: { kind: 'Pod', metadata: { name: 'web-7d9f8c6b5-x2x4z', labels: { app: 'web' } } },
       },
       kept: false,
+    },
+    {
+      what: 'another operator’s pod (a recreate loop may rest on its admission, fights.md)',
+      bodies: {
+        user: { username: 'system:serviceaccount:cnpg-system:cnpg-manager' },
+        requestObject: {
+          kind: 'Pod',
+          metadata: { name: 'pg-main-2', labels: { 'cnpg.io/cluster': 'pg-main' } },
+        },
+        responseObject: {
+          kind: 'Pod',
+          metadata: { name: 'pg-main-2', labels: { 'cnpg.io/cluster': 'pg-main' } },
+        },
+      },
+      kept: true,
     },
     {
       what: 'a broker pod',

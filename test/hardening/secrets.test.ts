@@ -12,7 +12,8 @@ import { promises as fs } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { PassThrough, Readable } from 'stream';
-import type { LoopAlert, RecreationAlert } from '../../lib/alerts/types';
+import type { FightAlert, LoopAlert, RecreationAlert } from '../../lib/alerts/types';
+import { simulateFights, type FightWebhook } from '../../sim/fights';
 import { defaultAnalysisOptions } from '../../lib/analyze/options';
 import { REDACTED, redactField } from '../../lib/analyze/redact';
 import { encodeFacts } from '../../lib/facts/codec';
@@ -58,6 +59,11 @@ const SECRET = {
   removedEnv: 'plnt-webhook-removed-env-93a1f4',
   sidecarEnv: 'plnt-sidecar-env-7b39c6',
   operatorField: 'plnt-operator-field-d2e860',
+  // Other controllers' fights (fights.md): their values never reach a fact or an output.
+  fightDesiredEnv: 'plnt-fight-desired-env-5a1c77',
+  fightInjectedEnv: 'plnt-fight-injected-env-0d93be',
+  fightAnnotationA: 'plnt-fight-annotation-a-61f0c2',
+  fightAnnotationB: 'plnt-fight-annotation-b-a4e7d9',
 } as const;
 type SecretKey = keyof typeof SECRET;
 
@@ -385,6 +391,83 @@ async function buildCorpus(dir: string): Promise<void> {
     await fs.writeFile(path.join(dir, `extra-${c}.log`), encodeAudit(c, secretBearingEvents(like, i + 1)));
   }
   await fs.writeFile(path.join(dir, 'operator.log'), encodeOperator('zap-json', lines));
+  await fs.writeFile(
+    path.join(dir, 'fights.log.gz'),
+    encodeAudit('audit-jsonl', plantedFights(), { gzip: true }),
+  );
+}
+
+const FIGHT_ENV = 'INJECTED_TOKEN';
+const FIGHT_DESIRED_ENV = 'PGPASSWORD';
+const FIGHT_WEBHOOK = 'secret-injector/inject.secrets.example.com';
+const FIGHT_ANNOTATION = 'example.com/rotation-token';
+
+/**
+ * Another operator's recreate loop whose webhook injects a secret-valued env var into pods
+ * that already carry one, and two controllers fighting over an annotation whose values are
+ * secrets: the fights are found (their paths and names are evidence) and no value leaves.
+ */
+function plantedFights(): AuditEvent[] {
+  const injector: FightWebhook = {
+    configuration: 'secret-injector',
+    webhook: 'inject.secrets.example.com',
+    mutate: () => [
+      {
+        op: 'add',
+        path: '/spec/containers/0/env/-',
+        value: { name: FIGHT_ENV, value: SECRET.fightInjectedEnv },
+      },
+    ],
+    fields: () => [`spec.containers[name=postgres].env[name=${FIGHT_ENV}]`],
+  };
+  return simulateFights({
+    seed: 9,
+    start: '2026-11-02T10:30:00Z',
+    level: 'RequestResponse',
+    gapSeconds: 60,
+    fights: [
+      {
+        kind: 'recreate-loop',
+        spec: {
+          namespace: 'vault-db',
+          user: 'system:serviceaccount:cnpg-system:cnpg-manager',
+          owner: {
+            apiVersion: 'postgresql.cnpg.io/v1',
+            kind: 'Cluster',
+            name: 'pg-vault',
+            uid: 'c0ffee00-0000-4000-8000-000000000001',
+          },
+          name: 'pg-vault-1',
+          labels: { 'cnpg.io/cluster': 'pg-vault' },
+          containers: [
+            {
+              name: 'postgres',
+              image: 'ghcr.io/cloudnative-pg/postgresql:16.4',
+              env: [{ name: FIGHT_DESIRED_ENV, value: SECRET.fightDesiredEnv }],
+            },
+          ],
+          webhooks: [injector],
+          cycles: 5,
+          periodSeconds: 20,
+        },
+      },
+      {
+        kind: 'annotation',
+        spec: {
+          namespace: 'vault-db',
+          name: 'token-rotator',
+          key: FIGHT_ANNOTATION,
+          writers: [
+            'system:serviceaccount:vault:rotator',
+            'system:serviceaccount:argocd:argocd-application-controller',
+          ],
+          values: [SECRET.fightAnnotationA, SECRET.fightAnnotationB],
+          rounds: 5,
+          periodSeconds: 20,
+        },
+      },
+    ],
+  }).audit;
 }
 
 /** Runs `fn` with everything written to stderr, stdout and the console captured. */
@@ -433,7 +516,16 @@ function alertTexts(doc: FindingsDocument): Record<string, string> {
     report: { uri: 's3://reports/r.json' },
   };
   const out: Record<string, string> = {};
-  const events: (LoopAlert | RecreationAlert)[] = [
+  const events: (LoopAlert | RecreationAlert | FightAlert)[] = [
+    ...(doc.fights ?? []).map((f, i): FightAlert => ({
+      kind: 'fight',
+      event: 'fight-started',
+      id: `f${i}`,
+      cluster: 'eks',
+      threadId: `t${i}`,
+      fight: f,
+      totalCount: f.count,
+    })),
     ...doc.recreations.map((r, i): RecreationAlert => ({
       kind: 'recreation',
       event: 'recreation',
@@ -555,6 +647,16 @@ describeWithCorpus(SCENARIOS, 'secrets planted in the logs never leave the proce
     expect(out.doc.loops.some((l) => l.kafkaCluster === LOOP_CLUSTER && l.brokerId === '5')).toBe(true);
   });
 
+  it('found the planted fights: the env var by name, the annotation by key, with their writers', () => {
+    const fights = out.doc.fights ?? [];
+    const loop = fights.find((f) => f.kind === 'recreate-loop' && f.target.name === 'pg-vault');
+    expect(loop?.fields).toContain(`spec.containers[name=postgres].env[name=${FIGHT_ENV}]`);
+    expect(loop?.mutators).toEqual([FIGHT_WEBHOOK]);
+    const annotation = fights.find((f) => f.kind === 'field-fight' && f.target.name === 'token-rotator');
+    expect(annotation?.fields).toEqual([`metadata.annotations[${JSON.stringify(FIGHT_ANNOTATION)}]`]);
+    expect(annotation?.count).toBe(8);
+  });
+
   const secretKeys = Object.keys(SECRET) as SecretKey[];
   it.each(secretKeys)('%s appears in no report, alert or log output', (key) => {
     const leaks = Object.entries(out.texts)
@@ -614,6 +716,22 @@ describeWithCorpus(SCENARIOS, 'secrets planted in the logs never leave the proce
       'sns',
     ]);
     for (const [, text] of loopAlerts) expect(text).toContain(LOOP_WEBHOOK);
+    // Fights too: every report and every channel names the object, the env var and the webhook.
+    const fightEvidence = ['pg-vault', FIGHT_ENV, FIGHT_WEBHOOK, 'token-rotator'];
+    const fightMissing: string[] = [];
+    for (const [name, text] of Object.entries(out.texts)) {
+      if (!/^(report|cli \w+ stdout)/.test(name)) continue;
+      for (const e of fightEvidence) if (!text.includes(e)) fightMissing.push(`${name}: ${e}`);
+    }
+    for (const [name, text] of Object.entries(out.texts)) {
+      if (!/^(sns|slack|chat|email|eventbridge) f/.test(name)) continue;
+      if (!text.includes('pg-vault') && !text.includes('token-rotator'))
+        fightMissing.push(`${name}: no object`);
+    }
+    expect(fightMissing).toEqual([]);
+    expect(Object.keys(out.texts).filter((n) => /^slack f/.test(n)).length).toBe(
+      (out.doc.fights ?? []).length,
+    );
     expect(out.facts).toContain('alice@example.com'); // user names are kept, only names
     expect(out.facts).toContain('pipeline-kafka-config-99'); // the ConfigMap write is kept, as metadata
   });

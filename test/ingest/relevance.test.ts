@@ -6,9 +6,18 @@ import { AUDIT_CONTAINERS, encodeAudit } from '../../sim/encode';
 import { auditEvent, mixedEvents } from './fixtures';
 
 describe('isRelevantAuditEvent', () => {
-  type Row = { verb: string; resource: string; subresource?: string; want: boolean; name?: string };
-  // verb, resource, subresource, relevant, object name
-  const rows: Array<[string, string, string | undefined, boolean, string?]> = [
+  type Row = {
+    verb: string;
+    resource: string;
+    subresource?: string;
+    want: boolean;
+    name?: string;
+    username?: string;
+  };
+  const RS = 'system:serviceaccount:kube-system:replicaset-controller';
+  const KUBELET = 'system:node:ip-10-0-0-1.eu-west-1.compute.internal';
+  // verb, resource, subresource, relevant, object name, user
+  const rows: Array<[string, string, string | undefined, boolean, string?, string?]> = [
     ['create', 'pods', undefined, true],
     ['create', 'pods', 'binding', true],
     ['create', 'pods', 'eviction', true],
@@ -24,7 +33,11 @@ describe('isRelevantAuditEvent', () => {
     ['get', 'pods', 'log', false],
     // other teams' pods: a name koperator never gives a broker, and no marker in the event
     ['patch', 'pods', 'status', false, 'web-7d9f8c6b5-x2x4z'],
-    ['delete', 'pods', undefined, false, 'zookeeper-0'],
+    // ...deleted by Kubernetes' own controllers or the kubelet, which never fight a webhook
+    ['delete', 'pods', undefined, false, 'zookeeper-0', RS],
+    ['delete', 'pods', undefined, false, 'web-7d9f8c6b5-x2x4z', KUBELET],
+    // another operator's delete may be a recreate loop's cycle (fights.md)
+    ['delete', 'pods', undefined, true, 'pg-main-2', 'system:serviceaccount:cnpg-system:cnpg-manager'],
     ['update', 'pods', undefined, false, 'web-7d9f8c6b5-x2x4z'],
     // ...but creates are judged alike at every stage (an unnamed one's RequestReceived has
     // no body to judge), and a binding names an unnamed create at Metadata level
@@ -46,18 +59,31 @@ describe('isRelevantAuditEvent', () => {
     ['update', 'leases', undefined, false],
     ['create', 'secrets', undefined, false],
     ['patch', 'nodes', 'status', false],
+    // what the fight detectors read: writes to other objects, never their status, never reads
+    ['patch', 'deployments', undefined, true, 'checkout-api'],
+    ['update', 'deployments', 'scale', true, 'checkout-api'],
+    ['update', 'deployments', 'status', false, 'checkout-api'],
+    ['get', 'deployments', 'scale', false, 'checkout-api'],
+    ['update', 'mutatingwebhookconfigurations', undefined, true, 'vault-secrets-webhook'],
+    ['patch', 'clusters', undefined, true, 'pg-main'],
+    ['update', 'events', undefined, false],
+    ['update', 'endpointslices', undefined, false],
+    ['create', 'tokenreviews', undefined, false],
+    ['create', 'subjectaccessreviews', undefined, false],
+    ['update', 'controllerrevisions', undefined, false],
   ];
-  const table: Row[] = rows.map(([verb, resource, subresource, want, name]) => ({
+  const table: Row[] = rows.map(([verb, resource, subresource, want, name, username]) => ({
     verb,
     resource,
     subresource,
     want,
     name,
+    username,
   }));
   it.each(table)(
-    '$verb $resource/$subresource $name → $want',
-    ({ verb, resource, subresource, want, name }) => {
-      expect(isRelevantAuditEvent(auditEvent({ verb, resource, subresource, name }))).toBe(want);
+    '$verb $resource/$subresource $name by $username → $want',
+    ({ verb, resource, subresource, want, name, username }) => {
+      expect(isRelevantAuditEvent(auditEvent({ verb, resource, subresource, name, username }))).toBe(want);
     },
   );
 
@@ -67,7 +93,7 @@ describe('isRelevantAuditEvent', () => {
       metadata: { name: 'odd-name', ...meta },
     });
     const write = (responseObject: unknown) =>
-      auditEvent({ verb: 'delete', resource: 'pods', name: 'odd-name', responseObject });
+      auditEvent({ verb: 'delete', resource: 'pods', name: 'odd-name', responseObject, username: RS });
     expect(isRelevantAuditEvent(write(body({ labels: { kafka_cr: 'orders' } })))).toBe(true);
     expect(isRelevantAuditEvent(write(body({ labels: { brokerId: '3' } })))).toBe(true);
     expect(

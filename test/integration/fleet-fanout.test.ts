@@ -4,6 +4,7 @@
 // cluster's facts are damaged: its request fails, is retried once and dead-lettered,
 // while every other cluster is analysed and alerted as if it were alone. FIFO groups keep
 // one run per cluster in flight, and a re-sent dispatch adds nothing.
+import type { LoopAlertMessage } from '../../lib/notify/message';
 import { PutObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { DeleteMessageCommand } from '@aws-sdk/client-sqs';
 import { gzipSync } from 'zlib';
@@ -126,7 +127,7 @@ describe('fleet fan-out: one analysis per cluster (fauxqs)', () => {
       expect(runs[0]!.conflict).toBe(false);
       expect(runs[0]!.loops).toBe(truthLoops.get(cluster)!.length);
       const started = alerts
-        .filter((a) => a.cluster === cluster && a.event === 'loop-started')
+        .filter((a): a is LoopAlertMessage => a.cluster === cluster && a.event === 'loop-started')
         .map((a) => `${a.finding.namespace}/${a.finding.kafkaCluster}/${a.finding.brokerId}`)
         .sort();
       expect(started).toEqual(truthLoops.get(cluster));

@@ -8,7 +8,7 @@ import * as path from 'path';
 import { PassThrough } from 'stream';
 import { runLocalPipeline } from '../../lib/cli/local-pipeline';
 import { describeWithCorpus, SCENARIOS } from '../support/shared-corpus';
-import type { AlertMessage } from '../../lib/notify/message';
+import type { LoopAlertMessage } from '../../lib/notify/message';
 import type { SlackPayload } from '../../lib/notify/slack';
 
 const CORPUS = SCENARIOS;
@@ -41,7 +41,7 @@ describe('runLocalPipeline', () => {
       expect(r.ingestFailures).toBe(0);
       expect(r.deadLettered).toBe(0);
       const events = r.sns
-        .map((m) => `${m.attributes.event}:${(m.body as AlertMessage).finding.kafkaCluster}`)
+        .map((m) => `${m.attributes.event}:${(m.body as LoopAlertMessage).finding.kafkaCluster}`)
         .sort();
       expect(events).toEqual([
         'loop-ended:events-kafka',

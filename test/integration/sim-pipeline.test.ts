@@ -117,7 +117,7 @@ describe('deployed pipeline over simulated logs (fauxqs)', () => {
     // Only loops already over are announced as ended.
     expect(
       alerts
-        .filter((a) => a.event === 'loop-ended')
+        .filter((a): a is LoopAlertMessage => a.event === 'loop-ended')
         .map((a) => loopKey(a.finding))
         .sort(),
     ).toEqual(

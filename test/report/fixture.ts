@@ -1,7 +1,7 @@
 // A fixed findings document covering what the reports must draw: every class, an
 // active and an ended loop, a downscale (createdPod null), an `unknown` recreation with
 // wouldRestart null, and field values that try HTML and Markdown injection.
-import type { Classification, FindingsDocument, Loop, Recreation } from '../../lib/model/findings';
+import type { Classification, Fight, FindingsDocument, Loop, Recreation } from '../../lib/model/findings';
 
 export const INJECTION = '<img src=x onerror=alert(1)>';
 export const SCRIPT_BREAKOUT = '</script><script>alert(2)</script>';
@@ -258,9 +258,68 @@ export function buildFixture(): FindingsDocument {
         'Declare the zone anti-affinity term in the KafkaCluster spec so the webhook has nothing to add.',
     },
   ];
+  // Other controllers' fights (fights.md), one of each kind, one with hostile text.
+  const fights: Fight[] = [
+    {
+      kind: 'recreate-loop',
+      namespace: 'payments-db',
+      target: {
+        apiGroup: 'postgresql.cnpg.io',
+        resource: 'clusters',
+        name: 'pg-ledger',
+        slot: 'pg-ledger-2',
+      },
+      writers: ['system:serviceaccount:cnpg-system:cnpg-manager'],
+      mutators: ['pod-identity-webhook/iam-for-pods.amazonaws.com'],
+      fields: ['spec.volumes[name=aws-iam-token]', 'spec.containers[name=postgres].env[name=AWS_ROLE_ARN]'],
+      count: 9,
+      firstAt: at('11:05:01', 255),
+      lastAt: at('11:09:00', 355),
+      periodSeconds: 30,
+      active: false,
+      recommendation:
+        'pod-identity-webhook/iam-for-pods.amazonaws.com changes env AWS_ROLE_ARN of every re-created pg-ledger-2 pod: make the webhook skip these pods.',
+      evidence: ['24c21cd6-d447-4e88-8b1b-c49e6e133c6c'],
+    },
+    {
+      kind: 'field-fight',
+      namespace: 'checkout',
+      target: { apiGroup: 'apps', resource: 'deployments', name: `checkout-${INJECTION}` },
+      writers: [
+        'system:serviceaccount:argocd:argocd-application-controller',
+        'system:serviceaccount:kube-system:horizontal-pod-autoscaler',
+      ],
+      mutators: [],
+      fields: ['spec.replicas'],
+      count: 33,
+      firstAt: at('10:21:18', 263),
+      lastAt: at('10:54:48', 215),
+      periodSeconds: 9.4,
+      active: true,
+      recommendation: `add ignoreDifferences for /spec/replicas ${SCRIPT_BREAKOUT}`,
+      evidence: ['9b408c66-84dd-4b7c-b6d4-71594ecb5ffc'],
+    },
+    {
+      kind: 'hot-loop',
+      namespace: 'monitoring',
+      target: { apiGroup: 'apps', resource: 'statefulsets', name: 'vmstorage-longterm' },
+      writers: ['system:serviceaccount:monitoring:vm-operator'],
+      mutators: [],
+      fields: ['spec.podManagementPolicy', 'spec.template.spec.dnsPolicy'],
+      count: 30,
+      firstAt: at('11:29:40'),
+      lastAt: at('11:33:36', 18),
+      periodSeconds: 8.2,
+      active: false,
+      recommendation:
+        'vm-operator re-sends the StatefulSet without the defaulted fields: set them explicitly.',
+      evidence: ['bae4b64b-4dbf-472c-9d39-67c69d41fd56'],
+    },
+  ];
   return {
     recreations,
     loops,
+    fights,
     summary: {
       files: 4,
       filesSkipped: 1,

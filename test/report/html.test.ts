@@ -73,9 +73,24 @@ describe('HTML report in Chromium', () => {
       }
     });
 
+    it('draws one .fight-band per fight, in a row of its own, and lists each with its recommendation', async () => {
+      const fights = doc.fights ?? [];
+      const bands = await report.page.$$eval('.fight-band', (els) =>
+        els.map((e) => e.getAttribute('data-kind')),
+      );
+      expect(bands.sort()).toEqual(fights.map((f) => f.kind).sort());
+      expect(await report.page.$$eval('table.fights tbody tr', (els) => els.length)).toBe(fights.length);
+      const table = await report.page.textContent('table.fights');
+      for (const f of fights) expect(table).toContain(f.recommendation);
+      // A fight's row label never filters the recreations by a broker.
+      expect(await report.page.$$eval('.row-label[data-fight]', (els) => els.length)).toBe(fights.length);
+    });
+
     it('shows the header counts, the inputs, every count, and each loop under its broker', async () => {
       const header = await report.page.textContent('header');
-      expect(header).toContain('2026-11-02 09:58:21 → 11:24:10 UTC');
+      // The span covers the fights too (the hot loop ends last).
+      expect(header).toContain('2026-11-02 09:58:21 → 11:33:36 UTC');
+      expect(header).toContain('3fights');
       expect(header).toContain('logs/operator.log.gz');
       // The fixture's summary is not lib/ingest's shape: its keys are still listed, collapsed.
       expect(await report.page.textContent('#summary')).toContain('skipped[0].reason');

@@ -10,7 +10,6 @@ describe('JSON report', () => {
       schema: 'koperator-audit/findings',
       version: 1,
       ...doc,
-      fights: [],
       summary: { ...doc.summary, inputErrors: [] },
     });
   });
@@ -31,6 +30,9 @@ describe('JSON report', () => {
   it('writes keys in contract order whatever order the objects were built in', () => {
     const shuffled = buildFixture();
     const r = shuffled.recreations[0];
+    shuffled.fights = shuffled.fights?.map(
+      (f) => Object.fromEntries(Object.entries(f).reverse()) as typeof f,
+    );
     // Rebuild the first recreation with its keys reversed.
     shuffled.recreations[0] = Object.fromEntries(Object.entries(r).reverse()) as typeof r;
     const parsed = JSON.parse(renderReport(shuffled, 'json', { color: false }));
@@ -61,6 +63,34 @@ describe('JSON report', () => {
       'active',
       'recommendation',
     ]);
+    // fights.md's keys, in its order; the target keeps its slot only where there is one.
+    expect(parsed.fights.map((f: object) => Object.keys(f))).toEqual(
+      parsed.fights.map(() => [
+        'kind',
+        'namespace',
+        'target',
+        'writers',
+        'mutators',
+        'fields',
+        'count',
+        'firstAt',
+        'lastAt',
+        'periodSeconds',
+        'active',
+        'recommendation',
+        'evidence',
+      ]),
+    );
+    expect(parsed.fights.map((f: { target: object }) => Object.keys(f.target))).toEqual([
+      ['apiGroup', 'resource', 'name', 'slot'],
+      ['apiGroup', 'resource', 'name'],
+      ['apiGroup', 'resource', 'name'],
+    ]);
+  });
+
+  it('always carries fights, an empty array when there are none', () => {
+    const { fights: _none, ...withoutFights } = buildFixture();
+    expect(JSON.parse(renderReport(withoutFights, 'json', { color: false })).fights).toEqual([]);
   });
 
   it('ignores the colour option', () => {

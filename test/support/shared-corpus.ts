@@ -7,6 +7,7 @@ import * as path from 'path';
 export const SHARED_CORPUS = path.resolve(__dirname, '..', '..', '..', 'shared', 'corpus');
 export const SCENARIOS = path.join(SHARED_CORPUS, 'scenarios');
 export const EXTERNAL = path.join(SHARED_CORPUS, 'external');
+export const FIGHTS = path.join(SHARED_CORPUS, 'fights');
 
 export function describeWithCorpus(dir: string, title: string, body: () => void): void {
   if (existsSync(dir)) {

@@ -69,7 +69,7 @@ export function buildTimeline(facts: Fact[]): WholeTimeline {
     if (f.type === 'pod') pods.push(f);
     else if (f.type === 'kafkacluster') kafkaClusterWrites.push(f);
     else if (f.type === 'configmap') configMapWrites.push(f);
-    else operatorLines.push(f);
+    else if (f.type === 'operator') operatorLines.push(f);
   }
   // The operator is whoever creates pods owned by a KafkaCluster.
   const operatorUsers = new Set<string>();

@@ -61,6 +61,10 @@ button.chip:hover,button.chip[aria-pressed="true"]{border-color:var(--c,var(--ac
 .loop-band[data-active="true"]{stroke-dasharray:5 3;stroke-width:1.8}
 .loop-label{font-size:10.5px;font-weight:600;fill:var(--ink);pointer-events:none;paint-order:stroke;stroke:var(--card);stroke-width:3px;stroke-linejoin:round}
 .loop-span{fill:none;stroke:var(--muted);stroke-width:1;pointer-events:none}
+.fight-band{fill:#7c3aed1f;stroke:#7c3aed;stroke-width:1.2}
+.fight-band[data-kind="field-fight"]{fill:#0e74901f;stroke:#0e7490}
+.fight-band[data-kind="hot-loop"]{fill:#b453091f;stroke:#b45309}
+.fight-band[data-active="true"]{stroke-dasharray:5 3;stroke-width:1.8}
 .empty{font-size:13px;fill:var(--muted);text-anchor:middle}
 .tip{position:fixed;z-index:10;pointer-events:none;background:var(--ink);color:var(--bg);border-radius:6px;
 padding:6px 9px;font-size:12px;max-width:420px;box-shadow:0 4px 14px #0003;display:none}
@@ -110,6 +114,9 @@ table.runs code{overflow-wrap:anywhere}
 details.counts>summary{cursor:pointer;list-style:none;display:flex;gap:10px;align-items:baseline}
 details.counts>summary h2{display:inline;margin:0}
 details.counts[open]>summary{margin-bottom:10px}
+.scroll{overflow-x:auto}
+table.fights{table-layout:fixed;min-width:980px}
+table.fights code{overflow-wrap:anywhere}
 .badge{display:inline-block;border-radius:5px;padding:1px 7px;font-size:12px;font-weight:600;white-space:nowrap}
 .badge.active{background:var(--bad-bg);color:var(--bad)}
 .badge.ended{background:var(--na-bg);color:var(--muted)}

@@ -4,11 +4,13 @@
 // down; hover text for marks is therefore supplied by the page script from the data.
 // Marks denser than the drawing are binned (mark-bins.ts) and loop labels that would
 // collide are merged (label-layout.ts), so the picture stays readable at any scale.
-import type { FindingsDocument, Loop } from '../../model/findings';
+import type { Fight, FindingsDocument, Loop } from '../../model/findings';
 import {
   brokerKey,
   brokerLabel,
   compareBrokers,
+  fightLabel,
+  sortFights,
   formatCount,
   formatDuration,
   formatRange,
@@ -41,7 +43,8 @@ export const TIMELINE = {
 interface Row {
   key: string;
   label: string;
-  broker: { namespace: string; kafkaCluster: string; brokerId: string };
+  /** Null for a fight's row. */
+  broker: { namespace: string; kafkaCluster: string; brokerId: string } | null;
   y: number;
   height: number;
   /** Vertical centre of the marks. */
@@ -50,6 +53,8 @@ interface Row {
 
 /** `kafka/` muted, the cluster plain, `#4` bold: the broker id is what a reader scans for. */
 function rowLabel(r: Row): string {
+  if (r.broker === null)
+    return `<tspan class="ns">fight </tspan>${escapeHtml(truncate(r.label.replace(/^\S+ /, ''), 34))}`;
   const { namespace, kafkaCluster, brokerId } = r.broker;
   const ns = truncate(namespace, 12);
   const cluster = truncate(kafkaCluster, Math.max(8, 30 - [...ns].length - [...brokerId].length));
@@ -90,7 +95,12 @@ export interface RenderedTimeline {
 
 export function renderTimeline(doc: FindingsDocument): RenderedTimeline {
   const T = TIMELINE;
-  const rows = brokerRows(doc);
+  const brokers = brokerRows(doc);
+  const fights = fightRows(
+    doc,
+    brokers.length ? brokers[brokers.length - 1].y + brokers[brokers.length - 1].height : T.top,
+  );
+  const rows: Row[] = [...brokers, ...fights];
   const plotLeft = T.labelWidth;
   const plotRight = T.width - T.rightPad;
   const plotBottom = rows.length ? rows[rows.length - 1].y + rows[rows.length - 1].height : T.top;
@@ -110,7 +120,7 @@ export function renderTimeline(doc: FindingsDocument): RenderedTimeline {
   rows.forEach((r, i) => {
     parts.push(
       `<rect class="row-bg${i % 2 ? ' odd' : ''}" x="0" y="${r.y}" width="${T.width}" height="${r.height}"/>`,
-      `<text class="row-label" data-broker="${escapeHtml(r.key)}" x="12" y="${num(r.markY + 4)}">` +
+      `<text class="row-label"${r.broker ? ` data-broker="${escapeHtml(r.key)}"` : ' data-fight="true"'} x="12" y="${num(r.markY + 4)}">` +
         `${rowLabel(r)}<title>${escapeHtml(r.label)}</title></text>`,
     );
   });
@@ -158,6 +168,24 @@ export function renderTimeline(doc: FindingsDocument): RenderedTimeline {
     const list = loopsByRow.get(row.key) ?? [];
     list.push({ loop, x0: bx, x1: bx + bw });
     loopsByRow.set(row.key, list);
+  }
+  parts.push('</g>');
+
+  // Fight bands: one <rect class="fight-band"> per fight, in its own row, with its label.
+  parts.push('<g class="fights">');
+  for (const row of fights) {
+    const f = row.fight;
+    const first = parseTime(f.firstAt) ?? start;
+    const last = parseTime(f.lastAt) ?? first;
+    const bx = x(Math.min(first, last)) - T.markRadius - 3;
+    const bw = Math.max(x(Math.max(first, last)) - x(Math.min(first, last)) + 2 * (T.markRadius + 3), 12);
+    const label = `${f.kind} ×${f.count} · every ${formatDuration(f.periodSeconds)}${f.active ? ' · active' : ''}`;
+    const tip = `${f.kind} over ${fightLabel(f)}: ${f.count} cycles, every ${formatDuration(f.periodSeconds)}, ${formatRange(f.firstAt, f.lastAt)} UTC${f.active ? ', still active' : ''}. ${f.recommendation}`;
+    parts.push(
+      `<rect class="fight-band" data-kind="${escapeHtml(f.kind)}" data-active="${f.active}" ` +
+        `x="${num(bx)}" y="${row.y + 3}" width="${num(bw)}" height="${row.height - 6}" rx="6"><title>${escapeHtml(tip)}</title></rect>`,
+      `<text class="loop-label" x="${num(Math.min(bx + 6, T.width - label.length * 6.4 - 4))}" y="${row.y + 16}">${escapeHtml(label)}</text>`,
+    );
   }
   parts.push('</g>');
 
@@ -232,6 +260,25 @@ export function loopLabel(loops: readonly Loop[]): string {
   const total = loops.reduce((n, l) => n + l.count, 0);
   if (loops.length === 1) return `×${formatCount(total)}${every}${active ? ' · active' : ''}`;
   return `${formatCount(loops.length)} loops · ×${formatCount(total)}${every}${active ? ` · ${formatCount(active)} active` : ''}`;
+}
+
+/** One row per fight (fights.md), after the brokers': its band spans its first to last cycle. */
+function fightRows(doc: FindingsDocument, y0: number): Array<Row & { fight: Fight }> {
+  let y = y0;
+  return sortFights(doc.fights ?? []).map((fight) => {
+    const height = TIMELINE.loopRowHeight;
+    const row = {
+      key: `fight:${fight.kind}:${fightLabel(fight)}`,
+      label: `${fight.kind} ${fightLabel(fight)}`,
+      broker: null,
+      y,
+      height,
+      markY: y + height - TIMELINE.rowHeight / 2 - 2,
+      fight,
+    };
+    y += height;
+    return row;
+  });
 }
 
 function brokerRows(doc: FindingsDocument): Row[] {
