@@ -68,13 +68,17 @@ export function explainPod(live: Record<string, unknown>, desired?: Record<strin
   const modified = desired ? (desiredOriginal(desired) ?? desired) : original;
   const three = redacted(threeWayDecision(original, modified, live));
   const intent = redacted(intentDecision(original, modified));
-  const verdict = three.changed
-    ? intent.changed
-      ? 'the desired pod differs from what koperator last applied: both operators restart this broker once'
-      : `koperator before the fix would delete and re-create this pod to revert ${three.fields.length} field(s) changed after it applied them; the intent-aware operator leaves it alone`
-    : intent.changed
-      ? 'the desired pod differs from the last-applied one: the intent-aware operator restarts this broker'
-      : 'in sync: neither operator would restart this pod for its spec';
+  // Where Go's diff fails koperator logs the error and restarts the pod, at every reconcile.
+  const failed = three.error ?? intent.error;
+  const verdict = failed
+    ? `koperator cannot compute its diff for this pod (${failed.replace(/: [{["].*$/s, '')}): it logs the error and restarts the broker`
+    : three.changed
+      ? intent.changed
+        ? 'the desired pod differs from what koperator last applied: both operators restart this broker once'
+        : `koperator before the fix would delete and re-create this pod to revert ${three.fields.length} field(s) changed after it applied them; the intent-aware operator leaves it alone`
+      : intent.changed
+        ? 'the desired pod differs from the last-applied one: the intent-aware operator restarts this broker'
+        : 'in sync: neither operator would restart this pod for its spec';
   return {
     pod,
     lastApplied: { found: true, encoding: decoded.encoding },

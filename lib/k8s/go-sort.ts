@@ -158,7 +158,7 @@ function breakPatterns<T>(d: T[], a: number, b: number): void {
     random ^= (random << 17n) & MASK64;
     let other = Number(random & BigInt(modulus - 1));
     if (other >= length) other -= length;
-    swap(d, idx - 1 + i, a + other);
+    swap(d, idx + i, a + other);
   }
 }
 

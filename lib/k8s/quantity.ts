@@ -234,10 +234,9 @@ function canonicalOf(q: Parsed): string {
     amount *= 10n;
     exponent--;
   }
-  if (format === 'DecimalExponent') return exponent === 0 ? `${amount}` : `${amount}e${exponent}`;
-  while (exponent > 18) {
-    amount *= 1000n;
-    exponent -= 3;
+  // Decimal SI has no suffix beyond E (10^18): Go falls back to exponent notation there.
+  if (format === 'DecimalExponent' || exponent > 18) {
+    return exponent === 0 ? `${amount}` : `${amount}e${exponent}`;
   }
   return `${amount}${DECIMAL_SUFFIX_BY_EXPONENT[exponent]}`;
 }

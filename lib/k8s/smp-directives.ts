@@ -1,6 +1,7 @@
 // The strategic-merge-patch wire format's directives (apimachinery strategicpatch) and the
 // small operations on them shared by the diff and the merge.
 
+import { goSort } from './go-sort';
 import { deepEqual, goKind, isObject, scalarString, type GoKind, type JsonObject } from './json-value';
 
 export const DIRECTIVE_MARKER = '$patch';
@@ -116,13 +117,9 @@ export function sameScalar(a: unknown, b: unknown): boolean {
   return (a ?? null) === (b ?? null);
 }
 
-/** Sorts scalars by their %v rendering, as sortScalars does (stable here; Go's sort is not, which only matters for equal renderings). */
+/** sortScalars: sort.Sort by the %v rendering with a `<=` comparator (equal renderings swap). */
 export function sortScalars(l: readonly unknown[]): unknown[] {
-  return [...l].sort((a, b) => compareStrings(scalarString(a), scalarString(b)));
-}
-
-export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  return goSort(l, (a, b) => scalarString(a) <= scalarString(b));
 }
 
 /** deduplicateScalars, on a copy: see dedupeScalarsInPlace. */

@@ -334,6 +334,17 @@ function encodeMap(t: 'map' | 'qmap', v: unknown, w: Where | null): unknown {
 
 function encodeList(elem: Kind, v: unknown, w: Where | null, ctx: Ctx, depth: number): unknown {
   if (!Array.isArray(v)) fail(w, `a ${typeName(v)} cannot be a list`);
+  // A shared list is encoded once too, so its result keeps one identity across pods
+  // (live-pod-key.ts remembers list keys by identity).
+  if (depth > SHARED_DEPTH) return encodeElements(elem, v, w, ctx, depth);
+  let ofKind = ctx.shared.get(elem);
+  if (ofKind === undefined) ctx.shared.set(elem, (ofKind = new WeakMap()));
+  let out = ofKind.get(v);
+  if (out === undefined) ofKind.set(v, (out = encodeElements(elem, v, w, ctx, depth)));
+  return out;
+}
+
+function encodeElements(elem: Kind, v: unknown[], w: Where | null, ctx: Ctx, depth: number): unknown {
   let out: unknown[] | null = null;
   for (let i = 0; i < v.length; i++) {
     const e = v[i];

@@ -31,6 +31,7 @@ describe('canonicalQuantity: what Go stores and marshals', () => {
     ['0m', '0'],
     ['000', '0'],
     ['16Ei', '9223372036854775807'], // binary quantities are capped at 2^63-1
+    ['1000E', '1e21'], // decimal SI has no suffix past E: exponent notation
     // kept as written
     ['1', '1'],
     ['392m', '392m'],
