@@ -177,12 +177,14 @@ function mayBeFightWrite(text: string): boolean {
   return verb === null || !READ_VERBS.has(verb);
 }
 
+/** The next `/` in [from, end), or end. */
 function segmentEnd(text: string, from: number, end: number): number {
-  const slash = text.indexOf('/', from);
-  return slash < 0 || slash > end ? end : slash;
+  for (let i = from; i < end; i++) if (text.charCodeAt(i) === 0x2f) return i;
+  return end;
 }
 
 const VERB_AFTER_URI = '","verb":"';
+const URI_KEY_FROM = 64;
 
 /**
  * mayBeFightWrite for a line in kube-apiserver's layout, read by index alone: its requestURI
@@ -192,21 +194,23 @@ const VERB_AFTER_URI = '","verb":"';
  */
 function kubeLineMayBeFightWrite(text: string): boolean | undefined {
   if (text.charCodeAt(0) !== 0x7b) return undefined;
-  const at = text.indexOf(URI_KEY);
+  // kind, apiVersion, level, auditID and stage come first: at least ~100 characters.
+  const at = text.indexOf(URI_KEY, URI_KEY_FROM);
   if (at < 0 || at > 1024) return undefined;
   const from = at + URI_KEY.length;
+  // Leases are half of a cluster's audit lines, and all of that group is leases.
+  if (text.startsWith('/apis/coordination.k8s.io/', from)) return false;
   const close = text.indexOf('"', from);
   if (close < 0 || !text.startsWith(VERB_AFTER_URI, close)) return undefined;
   const v = close + VERB_AFTER_URI.length;
   if (text.startsWith('get"', v) || text.startsWith('list"', v) || text.startsWith('watch"', v)) return false;
-  let end = close;
-  const q = text.indexOf('?', from);
-  if (q >= 0 && q < end) end = q;
-  const bs = text.indexOf('\\', from);
-  if (bs >= 0 && bs < close) return undefined;
+  // An escape in the path (`\/` in AKS's JSON) is left to the objectRef readers. Both
+  // searched back from the URI's end: forwards, a URI without them would send indexOf
+  // through the whole event.
+  if (text.lastIndexOf('\\', close) >= from) return undefined;
+  const q = text.lastIndexOf('?', close);
+  const end = q >= from ? q : close;
   let p: number;
-  // Leases are half of a cluster's audit lines, and all of that group is leases.
-  if (text.startsWith('/apis/coordination.k8s.io/', from)) return false;
   if (text.startsWith('/api/v1/', from)) p = from + 8;
   else if (text.startsWith('/apis/', from)) {
     const g = text.indexOf('/', from + 6);
