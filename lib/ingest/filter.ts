@@ -185,6 +185,7 @@ function segmentEnd(text: string, from: number, end: number): number {
 
 const VERB_AFTER_URI = '","verb":"';
 const URI_KEY_FROM = 64;
+const FIRST_STAGE = '"stage":"RequestReceived"';
 
 /**
  * mayBeFightWrite for a line in kube-apiserver's layout, read by index alone: its requestURI
@@ -200,6 +201,10 @@ function kubeLineMayBeFightWrite(text: string): boolean | undefined {
   const from = at + URI_KEY.length;
   // Leases are half of a cluster's audit lines, and all of that group is leases.
   if (text.startsWith('/apis/coordination.k8s.io/', from)) return false;
+  // kube-apiserver logs bodies and the response code on a request's last stage only; its
+  // first stage tells a fight detector nothing the last one does not (the stage is the key
+  // before requestURI).
+  if (text.startsWith(FIRST_STAGE, at - FIRST_STAGE.length)) return false;
   const close = text.indexOf('"', from);
   if (close < 0 || !text.startsWith(VERB_AFTER_URI, close)) return undefined;
   const v = close + VERB_AFTER_URI.length;
