@@ -63,6 +63,10 @@ export function buildWriteTimeline(store: FactStore): WriteTimeline {
     // A cycle is a delete and a create by one user, never Kubernetes' own controllers: their
     // pods (most of a cluster's) are not even built as objects.
     if (isBuiltinPodController(store.userOf(i) ?? '')) continue;
+    // Named like a koperator broker: koperator's own replay has it (and its bodies, the
+    // largest in the store, need not be built here).
+    const name = store.nameOf(i);
+    if (name !== null && brokerOfPodName(name) !== null) continue;
     const f = store.fact(i) as PodWriteFact;
     if (isKoperatorPod(f)) continue;
     pods.push(f);
