@@ -1,98 +1,147 @@
-// Scheduled analysis (EventBridge rate rule): analyse the look-back window of every
-// cluster's facts and publish to SNS only what is new since the last run.
-// Runs with reserved concurrency 1 (serverless.yml): see lib/aws/analyze-run.ts.
+// One cluster's analysis per message of the FIFO analysis queue (functions/dispatch-analysis
+// fills it on the schedule): analyse the look-back window of that cluster's facts and
+// publish to SNS only what is new since its last run. Batch size 1 and partial batch
+// responses (serverless.yml): a failed cluster's message alone is retried and then
+// dead-lettered, and since the queue is FIFO per cluster no other cluster waits for it.
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { Context, ScheduledEvent } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createAwsClients } from '../lib/aws/clients';
 import { analyzeConfigFromEnv } from '../lib/aws/env-config';
-import { runAnalysis, type ClusterRun } from '../lib/aws/analyze-run';
+import { parseAnalysisRequest } from '../lib/aws/analysis-queue';
+import { analyzeCluster, type ClusterRun } from '../lib/aws/analyze-run';
+import { parseDurationSeconds } from '../lib/config/duration';
 import { createLogger, createMetrics, METRIC } from '../lib/aws/observability';
 
 const logger = createLogger('analyze');
 const metrics = createMetrics();
 const clients = createAwsClients();
 
-export interface AnalyzeResponse {
+export interface ClusterSummary {
+  cluster: string;
+  /** The scheduled time the run analysed up to. */
   now: string;
-  clusters: {
-    cluster: string;
-    recreations: number;
-    loops: number;
-    activeLoops: number;
-    published: number;
-    report: string | null;
-    conflict: boolean;
-  }[];
+  recreations: number;
+  loops: number;
+  activeLoops: number;
+  published: number;
+  report: string | null;
+  /** Rows added to the Athena findings history (its settled hours not written before). */
+  findingsRows: number;
+  conflict: boolean;
+  /** The request waited in the queue longer than ANALYSIS_MAX_AGE and was skipped: a newer one covers its window. */
+  stale?: boolean;
+  error?: string;
 }
 
-/** The run's "now" is the schedule's time, so a delayed or replayed invocation analyses the window it was meant for. */
-export function runTime(event: Pick<ScheduledEvent, 'time'>): Date {
-  const t = Date.parse(event.time);
-  return Number.isNaN(t) ? new Date() : new Date(t);
+/** What the handler did with a batch: the SQS response, and per cluster what the run did. */
+export interface AnalyzeOutcome extends SQSBatchResponse {
+  clusters: ClusterSummary[];
 }
 
-export const handler = async (event: ScheduledEvent, context: Context): Promise<AnalyzeResponse> => {
+/**
+ * A request that waited longer than this is skipped (and counted): when a cluster's runs fall behind
+ * its schedule, its FIFO group would otherwise queue ever older runs; the next request
+ * analyses the same window and more.
+ */
+function maxAgeMs(env: Record<string, string | undefined>): number {
+  const s = env.ANALYSIS_MAX_AGE ? parseDurationSeconds(env.ANALYSIS_MAX_AGE) : 900;
+  if (s === null || s <= 0)
+    throw new Error(`ANALYSIS_MAX_AGE must be a duration, got ${env.ANALYSIS_MAX_AGE}`);
+  return s * 1000;
+}
+
+/** The handler's work, with each cluster's summary (the local pipeline and tests print and check them). */
+export async function analyzeBatch(event: SQSEvent, context: Context): Promise<AnalyzeOutcome> {
   logger.addContext(context);
   // Read per invocation (it is cheap) so a configuration error shows in every failed run's log.
   const config = analyzeConfigFromEnv(process.env);
-  const now = runTime(event);
+  const maxAge = maxAgeMs(process.env);
+  const out: AnalyzeOutcome = { batchItemFailures: [], clusters: [] };
   try {
-    const runs = await runAnalysis(
-      {
-        s3: clients.s3(),
-        sns: clients.sns(),
-        ...(config.eventBus ? { events: clients.events() } : {}),
-        config,
-        logger,
-      },
-      now,
-    );
-    record(runs);
-    const failed = runs.filter((r) => r.error !== undefined);
-    for (const r of failed) logger.error('cluster analysis failed', { cluster: r.cluster, error: r.error });
-    // Fail the invocation (the analyze-errors alarm) once every cluster has had its turn.
-    if (failed.length > 0) throw new Error(`analysis failed for ${failed.map((r) => r.cluster).join(', ')}`);
-    return {
-      now: now.toISOString(),
-      clusters: runs.map((r) => ({
-        cluster: r.cluster,
-        recreations: Object.values(r.recreationsByClass).reduce((a, b) => a + (b ?? 0), 0),
-        loops: r.loops,
-        activeLoops: r.activeLoops,
-        published: r.published.length,
-        report: r.report?.uri ?? null,
-        conflict: r.conflict,
-      })),
-    };
+    for (const record of event.Records) {
+      let request;
+      try {
+        request = parseAnalysisRequest(record.body);
+      } catch (e) {
+        logger.error('unreadable analysis request', { messageId: record.messageId, error: String(e) });
+        out.batchItemFailures.push({ itemIdentifier: record.messageId });
+        continue;
+      }
+      const now = new Date(request.time);
+      // Time spent waiting in the queue, not the request's own time: a replay of an old
+      // schedule still runs.
+      const sent = Number(record.attributes.SentTimestamp);
+      if (Number.isFinite(sent) && Date.now() - sent > maxAge) {
+        logger.warn('analysis request too old; a newer one covers its window', { ...request });
+        metrics.addMetric(METRIC.staleAnalysesSkipped, MetricUnit.Count, 1);
+        out.clusters.push({ ...summary(request.cluster, now, null), stale: true });
+        continue;
+      }
+      const run = await analyzeCluster(
+        {
+          s3: clients.s3(),
+          sns: clients.sns(),
+          ...(config.eventBus ? { events: clients.events() } : {}),
+          config,
+          logger,
+        },
+        request.cluster,
+        now,
+      );
+      recordMetrics(run);
+      out.clusters.push(summary(request.cluster, now, run));
+      if (run.error !== undefined) {
+        logger.error('cluster analysis failed', { cluster: run.cluster, error: run.error });
+        out.batchItemFailures.push({ itemIdentifier: record.messageId });
+      }
+    }
+    return out;
   } finally {
     metrics.publishStoredMetrics();
   }
+}
+
+/** Lambda's entry point: exactly the partial batch response, nothing else in it. */
+export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+  const { batchItemFailures } = await analyzeBatch(event, context);
+  return { batchItemFailures };
 };
 
-function record(runs: ClusterRun[]): void {
-  // ActiveLoops without extra dimensions is what the "active loops > 0" alarm watches;
-  // it is also sent per cluster for dashboards.
-  metrics.addMetric(
-    METRIC.activeLoops,
-    MetricUnit.Count,
-    runs.reduce((n, r) => n + r.activeLoops, 0),
-  );
-  for (const r of runs) {
+function summary(cluster: string, now: Date, r: ClusterRun | null): ClusterSummary {
+  return {
+    cluster,
+    now: now.toISOString(),
+    recreations: r ? Object.values(r.recreationsByClass).reduce((a, b) => a + (b ?? 0), 0) : 0,
+    loops: r?.loops ?? 0,
+    activeLoops: r?.activeLoops ?? 0,
+    published: r?.published.length ?? 0,
+    report: r?.report?.uri ?? null,
+    findingsRows: r?.history?.rows ?? 0,
+    conflict: r?.conflict ?? false,
+    ...(r?.error !== undefined ? { error: r.error } : {}),
+  };
+}
+
+function recordMetrics(r: ClusterRun): void {
+  // ActiveLoops without extra dimensions is what the "active loops > 0" alarm watches
+  // (its Maximum over the period across the clusters' runs); it is also sent per cluster
+  // for dashboards.
+  metrics.addMetric(METRIC.activeLoops, MetricUnit.Count, r.activeLoops);
+  metrics
+    .singleMetric()
+    .addDimension('cluster', r.cluster)
+    .addMetric(METRIC.activeLoops, MetricUnit.Count, r.activeLoops);
+  for (const [cls, n] of Object.entries(r.recreationsByClass)) {
     metrics
       .singleMetric()
-      .addDimension('cluster', r.cluster)
-      .addMetric(METRIC.activeLoops, MetricUnit.Count, r.activeLoops);
-    for (const [cls, n] of Object.entries(r.recreationsByClass)) {
-      metrics
-        .singleMetric()
-        .addDimension('classification', cls)
-        .addMetric(METRIC.recreations, MetricUnit.Count, n ?? 0);
-    }
-    const byEvent = new Map<string, number>();
-    for (const e of r.published) byEvent.set(e.event, (byEvent.get(e.event) ?? 0) + 1);
-    for (const [ev, n] of byEvent)
-      metrics.singleMetric().addDimension('event', ev).addMetric(METRIC.alertsPublished, MetricUnit.Count, n);
-    for (const e of r.published)
-      logger.info('alert published', { cluster: r.cluster, event: e.event, alertId: e.id });
+      .addDimension('classification', cls)
+      .addMetric(METRIC.recreations, MetricUnit.Count, n ?? 0);
   }
+  if (r.history) metrics.addMetric(METRIC.findingsRowsWritten, MetricUnit.Count, r.history.rows);
+  const byEvent = new Map<string, number>();
+  for (const e of r.published) byEvent.set(e.event, (byEvent.get(e.event) ?? 0) + 1);
+  for (const [ev, n] of byEvent)
+    metrics.singleMetric().addDimension('event', ev).addMetric(METRIC.alertsPublished, MetricUnit.Count, n);
+  for (const e of r.published)
+    logger.info('alert published', { cluster: r.cluster, event: e.event, alertId: e.id });
 }

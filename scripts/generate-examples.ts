@@ -1,6 +1,8 @@
-// Writes examples/: one simulated cluster's logs, split across the container formats the
-// analyzer reads, with a few damaged lines and one file that is not a log, plus the truth in
-// the findings contract's shape (examples/expected.json).
+// Writes examples/: one simulated cluster's logs in examples/logs/, split across the
+// container formats the analyzer reads and every line whole, so the first command a
+// newcomer runs reports nothing skipped; beside them examples/damaged/, what a real bucket
+// also holds (lines cut short, a stray line, a file that is not a log), for trying how
+// those are reported; and the truth in the findings contract's shape (examples/expected.json).
 //
 //   npx tsx scripts/generate-examples.ts
 //
@@ -44,7 +46,10 @@ function main(): void {
 
   // --- audit: five stretches of time, five ways the events reached object storage ---------
   const audit = sim.audit;
-  const a = slice(audit, 0, 0.35);
+  const aAll = slice(audit, 0, 0.35);
+  // Some background noise of the first stretch goes to damaged/ instead (below).
+  const damagedNoise = aAll.filter(isNoise).slice(-12);
+  const a = aAll.filter((x) => !damagedNoise.includes(x));
   const b = slice(audit, 0.35, 0.6);
   // The webhook backend's stretch overlaps the Fluent Bit one: the same events twice.
   const c = slice(audit, 0.55, 0.8);
@@ -52,7 +57,7 @@ function main(): void {
   const e = slice(audit, 0.99, 1);
 
   write(
-    `logs/audit/kube-apiserver/audit-${stamp(a[a.length - 1].stageTimestamp)}.log.gz`,
+    `logs/audit/kube-apiserver/audit-${stamp(aAll[aAll.length - 1].stageTimestamp)}.log.gz`,
     encodeAudit('audit-jsonl', a, { gzip: true }),
   );
   const bDay = b[0].stageTimestamp.slice(0, 13).replace(/[-T]/g, '/');
@@ -69,23 +74,24 @@ function main(): void {
     encodeAudit('fluent-bit-log', d, { gzip: true }),
   );
 
-  // The API server's current file, still being written: a line cut short where the disk
-  // filled up, a stray non-JSON line, and a half-written last line.
-  const current = encodeAudit('audit-jsonl', e)
+  // The API server's current file, every line whole.
+  write('logs/audit/kube-apiserver/audit.log', encodeAudit('audit-jsonl', e));
+
+  // damaged/: the same file as a disk that filled up left it — a line cut short, a stray
+  // non-JSON line, a half-written last line — holding only noise, so the truth is the same
+  // with or without it.
+  const current = encodeAudit('audit-jsonl', damagedNoise)
     .toString('utf8')
     .split('\n')
     .filter((l) => l.length > 0);
-  const cut = current.findIndex((l) => isNoise(JSON.parse(l) as AuditEvent));
-  if (cut >= 0) current[cut] = current[cut].slice(0, Math.floor(current[cut].length / 2));
-  // No noise in this stretch: cut a second copy of a line instead, so nothing the truth needs is lost.
-  else current.splice(1, 0, current[0].slice(0, Math.floor(current[0].length / 2)));
+  current[1] = current[1].slice(0, Math.floor(current[1].length / 2));
   current.splice(
     Math.floor(current.length / 2),
     0,
     '\u0000\u0000\u0000 kube-apiserver audit log rotated by logrotate',
   );
   const tail = current[current.length - 1];
-  write('logs/audit/kube-apiserver/audit.log', `${current.join('\n')}\n${tail.slice(0, 180)}`);
+  write('damaged/kube-apiserver/audit.log', `${current.slice(0, -1).join('\n')}\n${tail.slice(0, 180)}`);
 
   // --- operator: a pod's own file, the kubelet's CRI file, then Fluent Bit to S3 -----------
   const ops = sim.operator;
@@ -96,10 +102,7 @@ function main(): void {
   const o1 = slice(ops, 0, 0.4);
   const o2 = slice(ops, 0.4, 0.7);
   const o3 = slice(ops, 0.7, 1);
-  const manager = encodeOperator('zap-json', o1).toString('utf8').split('\n');
-  const reconcile = manager.findIndex((l, i) => i > 5 && l.includes('"Reconciling KafkaCluster"'));
-  manager[reconcile] = manager[reconcile].slice(0, 70);
-  write(`logs/operator/${pod}/manager.log`, manager.join('\n'));
+  write(`logs/operator/${pod}/manager.log`, encodeOperator('zap-json', o1));
   write(
     `logs/operator/containers/${pod}_kafka-operator_manager-${'5e1f'.repeat(16)}.log.gz`,
     encodeOperator('cri', o2, { gzip: true }),
@@ -109,9 +112,9 @@ function main(): void {
     encodeOperator('fluent-bit-operator', o3, { gzip: true, maxPart: 16 * 1024 }),
   );
 
-  // Not a log: the operator's Helm values, sitting next to its logs.
+  // Not a log: the operator's Helm values, as they sit next to its logs in a real bucket.
   write(
-    'logs/operator/kafka-operator-values.yaml',
+    'damaged/kafka-operator-values.yaml',
     [
       '# Helm values the kafka-operator release was installed with',
       'operator:',
@@ -158,14 +161,16 @@ function main(): void {
       '| `logs/audit/fluent-bit/…/kube-audit-*.gz` | Fluent Bit `s3` output, event at top level plus `date`, gzip |',
       '| `logs/audit/audit-webhook/eventlists-*.jsonl.gz` | audit webhook `EventList` documents, one a line, gzip (overlaps the previous file: the same events twice) |',
       '| `logs/audit/fluent-bit-log/kube-audit-*.gz` | Fluent Bit, event as a string under `log`, gzip |',
-      '| `logs/audit/kube-apiserver/audit.log` | kube-apiserver current file, JSON lines: one line cut in half, one non-JSON line, a half-written last line |',
-      '| `logs/operator/<pod>/manager.log` | koperator zap JSON lines; one line cut short |',
+      '| `logs/audit/kube-apiserver/audit.log` | kube-apiserver current file, JSON lines |',
+      '| `logs/operator/<pod>/manager.log` | koperator zap JSON lines |',
       '| `logs/operator/containers/*.log.gz` | the same container’s CRI log (`<time> stderr F <json>`, long lines split into `P` parts) |',
       '| `logs/operator/fluent-bit/…-object.gz` | Fluent Bit records with the line under `log` and a `kubernetes` block |',
-      '| `logs/operator/kafka-operator-values.yaml` | not a log |',
+      '| `damaged/kube-apiserver/audit.log` | background noise only: one line cut in half, one non-JSON line, a half-written last line |',
+      '| `damaged/kafka-operator-values.yaml` | not a log: the operator’s Helm values |',
       '',
-      'The damaged lines only ever hold background noise, so `expected.json` is exactly what the',
-      'readable lines show.',
+      '`npm run analyze -- --input examples/logs` reads every line. Add `--input examples/damaged` to',
+      'see how damaged lines and files that are not logs are counted and named: they hold only',
+      'background noise, so `expected.json` stays exactly what the findings are.',
       '',
     ].join('\n'),
   );

@@ -81,6 +81,15 @@ export function classifyDeletion(
   }
 
   if (three?.changed && intent) {
+    // Where Go's diff fails, koperator logs "could not match objects" and restarts the pod.
+    // The message is cut before any JSON it quotes: an element may carry env values.
+    const failures = [three, intent]
+      .filter((d) => d.error !== undefined)
+      .map(
+        (d) =>
+          `diff failed as koperator's would (${d === three ? 'three-way' : 'intent'}): ${d.error!.replace(/: [{["].*$/s, '')}`,
+      );
+    states.notes.push(...failures);
     if (intent.changed) {
       const by = lastKafkaClusterAuthor(inc, tl);
       const fields = intent.fields.map((f) => ({

@@ -1,7 +1,7 @@
 // Reads the value a contract path (findings-contract.md, "Path syntax") points at, so
 // the analysis can ask "did this write change that field?" of any two pod states.
 import { isDeepStrictEqual } from 'util';
-import { quantitiesEqual } from '../k8s/quantity';
+import { canonicalQuantity } from '../k8s/quantity';
 
 type Step = { key: string } | { matchKey: string; matchValue: string };
 
@@ -54,11 +54,17 @@ export function valueAtPath(obj: unknown, path: string): unknown {
   return cur;
 }
 
-/** Equal as Kubernetes would store them: quantities by value, everything else structurally. */
+/**
+ * Equal as Kubernetes would store them: quantities by their canonical string (a webhook's
+ * `0.5` is the API server's `500m`, but `2147483648` is not `2Gi`: koperator's diff sees those
+ * as different), everything else structurally.
+ */
 export function sameFieldValue(a: unknown, b: unknown): boolean {
   if ((a === undefined || a === null) && (b === undefined || b === null)) return true;
   if ((typeof a === 'string' || typeof a === 'number') && (typeof b === 'string' || typeof b === 'number')) {
-    return a === b || quantitiesEqual(a, b);
+    if (a === b) return true;
+    const ca = canonicalQuantity(a);
+    return ca !== null && ca === canonicalQuantity(b);
   }
   return isDeepStrictEqual(a, b);
 }

@@ -2,8 +2,9 @@
 // it in between (S3 conditional writes: If-Match for an update, If-None-Match: * for the
 // first write). See infra/README-deploy.md, "Alert state and concurrency": the emulator
 // used in tests (fauxqs 1.9) ignores these headers on PutObject, so the deployment also
-// runs the analysis with reserved concurrency 1; real S3 enforces them and they protect
-// against a manual invocation racing the schedule.
+// keeps one run per cluster at a time (the FIFO analysis queue's message group is the
+// cluster); real S3 enforces them and they protect against a manual invocation racing the
+// schedule.
 import { GetObjectCommand, PutObjectCommand, S3ServiceException, type S3Client } from '@aws-sdk/client-s3';
 
 export class AlertStateConflictError extends Error {

@@ -1,5 +1,6 @@
-// One scheduled analysis run: for each cluster, read the facts of the look-back window,
-// analyse, diff against the alert state, write the report, and publish what is new.
+// One cluster's analysis run (one message of the analysis queue, see functions/analyze.ts):
+// read the facts of the look-back window, analyse, diff against the alert state, write the
+// report and the Athena findings history, and publish what is new.
 //
 // Ordering is what makes announcements exactly-once in practice:
 //   1. read the state and its ETag; if a crashed run left events pending, claim them
@@ -27,8 +28,9 @@ import { toAlertMessage } from '../notify/message';
 import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { publishAlert } from './alert-sinks';
 import { AlertStateConflictError, loadAlertState, saveAlertState } from './alert-state-store';
-import type { AnalyzeConfig } from './env-config';
+import type { AnalyzeConfig, DispatchConfig } from './env-config';
 import { listFactsClusters, readFactsWindow } from './facts-store';
+import { writeFindingsHistory, type HistoryWritten } from './findings-history';
 import { writeReport, type ReportLink } from './report-store';
 import { renderReport } from '../report';
 
@@ -59,54 +61,61 @@ export interface ClusterRun {
   /** Leftovers of an earlier run among `published`. */
   republished: number;
   report: ReportLink | null;
+  /** What the run added to the Athena findings history (settled hours not written before). */
+  history?: HistoryWritten;
   stateWritten: boolean;
   /** Another run changed the state first; this run published nothing for the cluster. */
   conflict: boolean;
-  /** The cluster's run failed (the others still ran); the handler fails the invocation after reporting all. */
+  /** The cluster's run failed; the analyze handler reports its message as a batch item failure. */
   error?: string;
 }
 
 const quiet: RunLogger = { info: () => undefined, warn: () => undefined };
 
-export async function runAnalysis(deps: AnalyzeRunDeps, now: Date): Promise<ClusterRun[]> {
+/** The clusters one schedule analyses: the configured list, else every cluster with facts. */
+export async function clustersToAnalyze(
+  s3: S3Client,
+  config: Pick<DispatchConfig, 'bucket' | 'layout' | 'clusters'>,
+): Promise<string[]> {
+  return config.clusters.length > 0
+    ? [...config.clusters]
+    : await listFactsClusters(s3, config.bucket, config.layout);
+}
+
+/**
+ * One cluster's run. Never throws: a failure (damaged facts, a failed publish) is
+ * returned as `error`, a lost race as `conflict`, so the caller decides what to retry.
+ */
+export async function analyzeCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Promise<ClusterRun> {
   const { config } = deps;
-  const clusters =
-    config.clusters.length > 0
-      ? config.clusters
-      : await listFactsClusters(deps.s3, config.bucket, config.layout);
-  const out: ClusterRun[] = [];
-  for (const cluster of clusters) {
-    try {
-      out.push(await runCluster(deps, cluster, now));
-    } catch (e) {
-      const conflict = e instanceof AlertStateConflictError;
-      // One cluster's damaged facts or failed publish must not silence the others.
-      if (conflict) {
-        (deps.logger ?? quiet).warn(
-          'alert state changed by another run; this run stands down for the cluster',
-          {
-            cluster,
-          },
-        );
-      }
-      out.push({
-        cluster,
-        window: windowOf(config, now),
-        factsObjects: 0,
-        facts: 0,
-        recreationsByClass: {},
-        loops: 0,
-        activeLoops: 0,
-        published: [],
-        republished: 0,
-        report: null,
-        stateWritten: false,
-        conflict,
-        ...(conflict ? {} : { error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) }),
-      });
+  try {
+    return await runCluster(deps, cluster, now);
+  } catch (e) {
+    const conflict = e instanceof AlertStateConflictError;
+    if (conflict) {
+      (deps.logger ?? quiet).warn(
+        'alert state changed by another run; this run stands down for the cluster',
+        {
+          cluster,
+        },
+      );
     }
+    return {
+      cluster,
+      window: windowOf(config, now),
+      factsObjects: 0,
+      facts: 0,
+      recreationsByClass: {},
+      loops: 0,
+      activeLoops: 0,
+      published: [],
+      republished: 0,
+      report: null,
+      stateWritten: false,
+      conflict,
+      ...(conflict ? {} : { error: e instanceof Error ? `${e.name}: ${e.message}` : String(e) }),
+    };
   }
-  return out;
 }
 
 function windowOf(config: AnalyzeConfig, now: Date): { from: string; to: string } {
@@ -229,6 +238,22 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
     }),
   );
 
+  // Before the claim: a run that loses the race or dies after this has only rewritten
+  // the same hour objects a later run writes again (their keys are the hours).
+  const history = await writeFindingsHistory(
+    s3,
+    {
+      bucket: config.bucket,
+      prefix: config.findings.prefix,
+      statePrefix: config.layout.statePrefix,
+      cluster,
+      window,
+      settleSeconds: config.findings.settleSeconds,
+      loopStartedAt: (loop) => next.loops.find((st) => st.loop === loop)?.firstAt ?? loop.firstAt,
+    },
+    { ...result, fights },
+  );
+
   if (events.length > 0 || !sameAlertState(state, next)) {
     const claimed: AlertState = {
       ...next,
@@ -250,6 +275,8 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
     loops: result.loops.length,
     published: published.length,
     report: link.uri,
+    findingsHours: history.hours,
+    findingsRows: history.rows,
   });
   return {
     cluster,
@@ -262,6 +289,7 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
     published,
     republished,
     report: link,
+    history,
     stateWritten,
     conflict: false,
   };

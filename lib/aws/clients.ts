@@ -51,7 +51,9 @@ export function createAwsClients(env: Record<string, string | undefined> = proce
   return {
     s3: memo(env, 'S3', () => new S3Client({ forcePathStyle: env.KOPERATOR_AUDIT_S3_PATH_STYLE === 'true' })),
     sns: memo(env, 'SNS', () => new SNSClient({})),
-    sqs: memo(env, 'SQS', () => new SQSClient({})),
+    // Against an emulator (an endpoint from the environment), keep to that endpoint instead
+    // of the host in the queue URL, which names the emulator's virtual host.
+    sqs: memo(env, 'SQS', () => new SQSClient(env.AWS_ENDPOINT_URL ? { useQueueUrlAsEndpoint: false } : {})),
     ssm: memo(env, 'SSM', () => new SSMClient({})),
     events: memo(env, 'EVENTBRIDGE', () => new EventBridgeClient({})),
   };

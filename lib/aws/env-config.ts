@@ -79,8 +79,6 @@ export interface AnalyzeConfig {
   lookbackSeconds: number;
   /** Facts read before the window so pods created earlier have their create; never reported on. */
   contextSeconds: number;
-  /** Analyse only these clusters; empty: every cluster with facts. */
-  clusters: string[];
   analysis: AnalysisOptions;
   alerts: AlertOptions;
   reportLink: ReportLinkConfig;
@@ -89,6 +87,8 @@ export interface AnalyzeConfig {
   eksClusterArns: Record<string, string>;
   /** EventBridge bus for the alerts; empty: none. */
   eventBus: string;
+  /** The Athena findings history: its prefix, and how long after its end an hour is written. */
+  findings: { prefix: string; settleSeconds: number };
 }
 
 /**
@@ -118,13 +118,16 @@ export function analyzeConfigFromEnv(env: Env): AnalyzeConfig {
     layout: layout(env),
     lookbackSeconds: duration(env, 'LOOKBACK', 6 * 3600),
     contextSeconds: env.CONTEXT === '0' ? 0 : duration(env, 'CONTEXT', 3600),
-    clusters: list(env, 'CLUSTERS'),
     analysis,
     alerts,
     reportLink: reportLinkFromEnv(env),
     chatTopicArn: env.CHAT_TOPIC_ARN ?? '',
     eksClusterArns,
     eventBus: env.EVENT_BUS ?? '',
+    findings: {
+      prefix: env.FINDINGS_PREFIX || 'findings/',
+      settleSeconds: env.FINDINGS_SETTLE === '0' ? 0 : duration(env, 'FINDINGS_SETTLE', 3600),
+    },
   };
 }
 
@@ -160,5 +163,23 @@ export function notifyConfigFromEnv(env: Env): NotifyConfig {
     secretTtlMs: duration(env, 'SECRET_TTL', 900) * 1000,
     maxAttempts: positiveInt(env, 'SLACK_MAX_ATTEMPTS', 5),
     maxDelayMs: duration(env, 'SLACK_MAX_DELAY', 20) * 1000,
+  };
+}
+
+export interface DispatchConfig {
+  bucket: string;
+  layout: BucketLayout;
+  /** Dispatch only these clusters; empty: every cluster with facts. */
+  clusters: string[];
+  /** The FIFO analysis queue the analyze function consumes. */
+  queueUrl: string;
+}
+
+export function dispatchConfigFromEnv(env: Env): DispatchConfig {
+  return {
+    bucket: required(env, 'BUCKET'),
+    layout: layout(env),
+    clusters: list(env, 'CLUSTERS'),
+    queueUrl: required(env, 'ANALYSIS_QUEUE_URL'),
   };
 }

@@ -12,6 +12,7 @@ import type {
   SQSRecord,
 } from 'aws-lambda';
 import { randomUUID } from 'crypto';
+import { encodeAnalysisRequest } from './analysis-queue';
 
 export function lambdaContext(functionName: string, region = 'us-east-1'): Context {
   const requestId = randomUUID();
@@ -117,4 +118,22 @@ export function scheduledEvent(
     resources: [`arn:aws:events:${region}:000000000000:rule/${ruleName}`],
     detail: {},
   };
+}
+
+/** The SQS event the analysis queue delivers for one cluster's request (as functions/dispatch-analysis sends it). */
+export function analysisRequestEvent(
+  cluster: string,
+  time: Date,
+  queueArn = 'arn:aws:sqs:us-east-1:000000000000:koperator-audit-analysis.fifo',
+): SQSEvent {
+  return sqsEventFromMessages(
+    [
+      {
+        MessageId: randomUUID(),
+        Body: encodeAnalysisRequest({ cluster, time: time.toISOString() }),
+        Attributes: { SentTimestamp: String(Date.now()) },
+      },
+    ],
+    queueArn,
+  );
 }

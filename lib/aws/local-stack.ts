@@ -1,9 +1,10 @@
 // The deployment's resources on an emulator (fauxqs), and the Lambda service's part in
 // moving messages to the handlers: used by `koperator-audit local-pipeline` and by the
 // end-to-end test. What serverless.yml declares for AWS, this creates locally:
-//   logs bucket, ingest queue + DLQ (redrive), alerts topic, and an SQS queue subscribed
-//   to the topic that stands in for the notifier's SNS subscription; the chat topic, and
-//   an SQS queue subscribed to it that stands in for Amazon Q Developer and email.
+//   logs bucket, ingest queue + DLQ (redrive), the FIFO analysis queue + DLQ, alerts topic,
+//   and an SQS queue subscribed to the topic that stands in for the notifier's SNS
+//   subscription; the chat topic, and an SQS queue subscribed to it that stands in for
+//   Amazon Q Developer and email.
 // fauxqs delivers a MessageStructure json message whole, where SNS gives each protocol its
 // own key; chatDelivery() applies SNS's rule to what the chat tap received.
 // fauxqs has no bucket notifications, so uploads are announced to the queue with the
@@ -43,6 +44,10 @@ export interface LocalStack {
   ingestQueueUrl: string;
   ingestQueueArn: string;
   dlqUrl: string;
+  /** The FIFO queue of per-cluster analysis requests (dispatch → analyze), and its dead-letter queue. */
+  analysisQueueUrl: string;
+  analysisQueueArn: string;
+  analysisDlqUrl: string;
   topicArn: string;
   /** Receives what the topic publishes (SNS envelopes), like the notifier's subscription. */
   alertsQueueUrl: string;
@@ -81,6 +86,24 @@ export async function createLocalStack(
     }),
   );
   const ingestQueueUrl = q.QueueUrl!;
+  const analysisDlq = await clients.sqs.send(
+    new CreateQueueCommand({ QueueName: `${p}-analysis-dlq.fifo`, Attributes: { FifoQueue: 'true' } }),
+  );
+  const analysisDlqUrl = analysisDlq.QueueUrl!;
+  const analysis = await clients.sqs.send(
+    new CreateQueueCommand({
+      QueueName: `${p}-analysis.fifo`,
+      Attributes: {
+        FifoQueue: 'true',
+        VisibilityTimeout: '30',
+        RedrivePolicy: JSON.stringify({
+          deadLetterTargetArn: await queueArn(clients.sqs, analysisDlqUrl),
+          maxReceiveCount: 2,
+        }),
+      },
+    }),
+  );
+  const analysisQueueUrl = analysis.QueueUrl!;
   const topic = await clients.sns.send(new CreateTopicCommand({ Name: `${p}-alerts` }));
   const topicArn = topic.TopicArn!;
   const alerts = await clients.sqs.send(new CreateQueueCommand({ QueueName: `${p}-alerts-tap` }));
@@ -108,6 +131,9 @@ export async function createLocalStack(
     ingestQueueUrl,
     ingestQueueArn: await queueArn(clients.sqs, ingestQueueUrl),
     dlqUrl,
+    analysisQueueUrl,
+    analysisQueueArn: await queueArn(clients.sqs, analysisQueueUrl),
+    analysisDlqUrl,
     topicArn,
     alertsQueueUrl,
     alertsSubscriptionArn: sub.SubscriptionArn ?? `${topicArn}:local`,

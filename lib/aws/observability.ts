@@ -17,6 +17,9 @@ export const METRIC = {
   activeLoops: 'ActiveLoops',
   alertsPublished: 'AlertsPublished',
   slackPosts: 'SlackPosts',
+  analysesDispatched: 'AnalysesDispatched',
+  staleAnalysesSkipped: 'StaleAnalysesSkipped',
+  findingsRowsWritten: 'FindingsRowsWritten',
   bucketSettingsMissing: 'BucketSettingsMissing',
 } as const;
 

@@ -1,30 +1,46 @@
-// `koperator-audit analyze`: flags and config file → AnalysisOptions → the pipeline →
-// a report on stdout (or --out). stdout carries only the report; everything else goes
-// to stderr. Exit 0 whenever the analysis ran; 2 when it could not start.
+// `koperator-audit analyze` (or `analyse`): flags and config file → options → the
+// pipeline → a report on stdout (or --out). stdout carries only the report; everything
+// else goes to stderr: one line per input that could not be read, warnings, and a last
+// line of counts. The exit status says whether every input was read (EXIT in exit-codes.ts).
 import { promises as fs } from 'fs';
 import { parseArgs } from 'util';
-import { defaultAnalysisOptions, type AnalysisOptions } from '../analyze/options';
-import { parseConfigFile, type FileConfig } from '../config/config-file';
+import { defaultAnalysisOptions } from '../analyze/options';
+import { ConfigError, parseConfigFile, type FileConfig } from '../config/config-file';
 import { parseDurationSeconds } from '../config/duration';
-import { analyzeByCluster } from '../pipeline/analyze-inputs';
+import type { FindingsDocument } from '../model/findings';
+import { analyzeByCluster, type PipelineOptions } from '../pipeline/analyze-inputs';
 import { renderReport, type ReportFormat } from '../report';
+import { formatCount, plural } from '../report/format';
+import { describeInputError, inputErrorLine } from '../sources/input-errors';
+import { EXIT, EXIT_CODES_HELP } from './exit-codes';
 import { UsageError, type CliIo } from './io';
 import { createProgress } from './progress';
+import { reportWidth } from './terminal';
 
 export const ANALYZE_HELP = `Usage: koperator-audit analyze --input PATH [--input PATH ...] [options]
+       koperator-audit analyse ...   (the same command)
 
 Reads Kubernetes audit logs and koperator logs, rebuilds every Kafka broker pod's
 states, replays koperator's diffs and explains each broker pod recreation.
 
 Inputs
-  --input PATH           a file, a folder (read recursively) or s3://bucket/prefix;
-                         repeat for several. Formats are detected from the bytes.
+  --input PATH           a file, a folder (read recursively), s3://bucket/prefix, or -
+                         for standard input; repeat for several. Formats are detected
+                         from the bytes.
+  --region REGION        AWS region of the s3:// inputs (default: AWS_REGION)
 Output
   --format FORMAT        table (default on a terminal), json (default otherwise; the
                          findings contract), markdown, or html
   --out FILE             write the report to FILE instead of stdout
+  --fail-on WHAT         exit 1 when the findings hold WHAT: active-loop, loop,
+                         revert (an external-mutation revert) or any (any recreation);
+                         repeatable or comma-separated
+  --quiet                no progress, warnings or counts on stderr; input errors
+                         are still printed
 Scope
-  --since TIME           only recreations deleted at or after TIME (RFC 3339)
+  --since TIME           only recreations deleted at or after TIME: RFC 3339, or a
+                         duration (2h, 30m) back from the end of the logs (the newest
+                         event read, not the clock)
   --until TIME           only recreations deleted at or before TIME (RFC 3339)
   --namespace NS         only this namespace (repeatable)
   --cluster NAME         only this KafkaCluster (repeatable)
@@ -43,16 +59,26 @@ Input limits
   --max-line-bytes N     longest record read; longer ones are skipped and counted
                          (default 8388608)
   --no-progress          no progress bar (it is drawn on stderr only on a terminal)
+  --debug                print the stack of an unexpected error
   -h, --help             this text
-`;
+
+The table fits the terminal's width (COLUMNS when stdout is not a terminal, else 100).
+
+${EXIT_CODES_HELP}`;
+
+const FAIL_ON = ['active-loop', 'loop', 'revert', 'any'] as const;
+type FailOn = (typeof FAIL_ON)[number];
 
 export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
       input: { type: 'string', multiple: true },
+      region: { type: 'string' },
       format: { type: 'string' },
       out: { type: 'string' },
+      'fail-on': { type: 'string', multiple: true },
+      quiet: { type: 'boolean', short: 'q' },
       since: { type: 'string' },
       until: { type: 'string' },
       namespace: { type: 'string', multiple: true },
@@ -71,53 +97,19 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
   });
   if (values.help) {
     io.stdout.write(ANALYZE_HELP);
-    return 0;
+    return EXIT.ok;
   }
   const inputs = values.input ?? [];
   if (inputs.length === 0) throw new UsageError('analyze needs at least one --input PATH');
+  if (inputs.filter((i) => i === '-').length > 1)
+    throw new UsageError('--input - (standard input) can be given once');
   const format = (values.format ?? (io.stdout.isTTY ? 'table' : 'json')) as ReportFormat;
   if (!['table', 'json', 'markdown', 'html'].includes(format)) {
     throw new UsageError(`--format must be table, json, markdown or html (got "${format}")`);
   }
-  const file: FileConfig = values.config
-    ? parseConfigFile(await fs.readFile(values.config, 'utf8'), values.config)
-    : {};
-  const opts: AnalysisOptions = { ...defaultAnalysisOptions() };
-  if (file.loopMinCount) opts.loopMinCount = file.loopMinCount;
-  if (file.loopMaxGapSeconds !== undefined) opts.loopMaxGapSeconds = file.loopMaxGapSeconds;
-  if (file.operatorUsers) opts.operatorUsers = file.operatorUsers;
-  if (file.taintedBrokersSelector) opts.taintedBrokersSelector = file.taintedBrokersSelector;
-  if (file.namespaces) opts.namespaces = file.namespaces;
-  if (file.kafkaClusters) opts.kafkaClusters = file.kafkaClusters;
-  if (values['loop-min-count'] !== undefined) {
-    const n = Number(values['loop-min-count']);
-    if (!Number.isInteger(n) || n < 1) throw new UsageError('--loop-min-count must be a positive integer');
-    opts.loopMinCount = n;
-  }
-  if (values['loop-max-gap'] !== undefined) {
-    const s = parseDurationSeconds(values['loop-max-gap']);
-    if (s === null)
-      throw new UsageError(`--loop-max-gap "${values['loop-max-gap']}" is not a duration like 10m`);
-    opts.loopMaxGapSeconds = s;
-  }
-  for (const t of [values.since, values.until]) {
-    if (t !== undefined && Number.isNaN(Date.parse(t)))
-      throw new UsageError(`"${t}" is not an RFC 3339 time`);
-  }
-  if (values.since) opts.since = values.since;
-  if (values.until) opts.until = values.until;
-  if (values.namespace) opts.namespaces = values.namespace;
-  if (values.cluster) opts.kafkaClusters = values.cluster;
-  if (values['operator-user']) opts.operatorUsers = values['operator-user'];
-  if (values['tainted-selector']) {
-    opts.taintedBrokersSelector = Object.fromEntries(
-      values['tainted-selector'].map((kv) => {
-        const i = kv.indexOf('=');
-        if (i <= 0) throw new UsageError(`--tainted-selector "${kv}" must be KEY=VALUE`);
-        return [kv.slice(0, i), kv.slice(i + 1)];
-      }),
-    );
-  }
+  const failOn = parseFailOn(values['fail-on'] ?? []);
+  const file = values.config ? await readConfig(values.config) : {};
+  const opts = analysisOptions(values, file);
   let maxLineBytes = file.maxLineBytes;
   if (values['max-line-bytes'] !== undefined) {
     maxLineBytes = Number(values['max-line-bytes']);
@@ -125,54 +117,183 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
       throw new UsageError('--max-line-bytes must be an integer ≥ 1024');
   }
 
+  const quiet = Boolean(values.quiet);
+  // `--input -` typed at a prompt would otherwise wait in silence.
+  if (inputs.includes('-') && (io.stdin as { isTTY?: boolean }).isTTY)
+    io.stderr.write('koperator-audit: reading logs from standard input (end with Ctrl-D)\n');
   const progress =
-    io.stderr.isTTY && !values['no-progress']
+    io.stderr.isTTY && !values['no-progress'] && !quiet
       ? (total: number) => createProgress(io.stderr as NodeJS.WriteStream, total)
       : undefined;
+  const region = values.region;
   const doc = await analyzeByCluster(
     inputs,
     file.clusters,
     opts,
     { maxLineBytes },
-    { s3Client: io.s3Client, progress },
+    {
+      s3Client: io.s3Client ? () => io.s3Client!({ region }) : undefined,
+      progress,
+      stdin: io.stdin,
+    },
   );
+  const toTerminal = !values.out && Boolean(io.stdout.isTTY);
   const report = renderReport(doc, format, {
-    color: format === 'table' && !values.out && Boolean(io.stdout.isTTY) && !process.env.NO_COLOR,
+    color: format === 'table' && toTerminal && !process.env.NO_COLOR,
     inputs,
     generatedAt: new Date().toISOString(),
+    width: reportWidth(toTerminal ? io.stdout : undefined, process.env),
   });
-  if (values.out) await fs.writeFile(values.out, report);
-  else io.stdout.write(report);
-  io.stderr.write(summaryLine(doc.summary, doc.recreations.length, doc.loops.length));
-  return 0;
-}
+  if (values.out) {
+    try {
+      await fs.writeFile(values.out, report);
+    } catch (e) {
+      throw new UsageError(`--out ${values.out}: ${describeInputError(e)}`);
+    }
+  } else io.stdout.write(report);
 
-function summaryLine(summary: Record<string, unknown>, recreations: number, loops: number): string {
-  const n = (k: string) => (typeof summary[k] === 'number' ? (summary[k] as number) : undefined);
-  const parts = [`${recreations} recreation(s)`, `${loops} loop(s)`];
-  if (n('facts') !== undefined) parts.push(`${n('facts')} fact(s)`);
-  const skipped = summary.skipped;
-  if (skipped && typeof skipped === 'object') {
-    const total = Object.values(skipped as Record<string, unknown>).reduce<number>(
-      (a, v) => a + (typeof v === 'number' ? v : 0),
-      0,
-    );
-    if (total) parts.push(`${total} record(s) skipped (see summary.skipped)`);
+  const errors = doc.summary.inputErrors ?? [];
+  for (const e of errors) io.stderr.write(`koperator-audit: cannot read ${inputErrorLine(e)}\n`);
+  if (!quiet) {
+    for (const w of (doc.summary.warnings as string[] | undefined) ?? [])
+      io.stderr.write(`koperator-audit: warning: ${w}\n`);
+    io.stderr.write(summaryLine(doc));
   }
-  // An input that could not be read at all (a listing refused, a file gone, a broken gzip) or
-  // held no logs is said here too: an empty report must not look like a quiet cluster.
-  const files = summary.files as Record<string, unknown> | undefined;
-  const count = (k: string) => (typeof files?.[k] === 'number' ? (files[k] as number) : 0);
-  if (count('errors')) parts.push(`${count('errors')} input(s) failed: ${firstFailure(summary)}`);
-  if (count('foreign')) parts.push(`${count('foreign')} file(s) not logs (see summary.details)`);
-  return `koperator-audit: ${parts.join(', ')}\n`;
+  return exitStatus(doc, failOn);
 }
 
-/** The first whole-input failure, as `source: reason (note)`, from the summary's details. */
-function firstFailure(summary: Record<string, unknown>): string {
-  const details = Array.isArray(summary.details) ? (summary.details as Array<Record<string, unknown>>) : [];
-  const d = details.find((x) => x.line === 0 && x.reason !== 'foreign-file');
-  if (!d) return 'see summary.details';
-  const note = typeof d.note === 'string' && d.note ? ` (${d.note.slice(0, 200)})` : '';
-  return `${String(d.source)}: ${String(d.reason)}${note}; see summary.details`;
+/** 1 when --fail-on matched (a finding in what was read is certain), else 4 / 3 for inputs, else 0. */
+export function exitStatus(doc: FindingsDocument, failOn: FailOn[]): number {
+  if (failOn.some((f) => matches(doc, f))) return EXIT.matched;
+  const errors = doc.summary.inputErrors ?? [];
+  if (errors.length === 0) return EXIT.ok;
+  return Number(doc.summary.inputsOpened ?? 0) === 0 ? EXIT.noInputRead : EXIT.someInputsFailed;
+}
+
+function matches(doc: FindingsDocument, what: FailOn): boolean {
+  switch (what) {
+    case 'active-loop':
+      return doc.loops.some((l) => l.active);
+    case 'loop':
+      return doc.loops.length > 0;
+    case 'revert':
+      return doc.recreations.some((r) => r.classification === 'external-mutation-revert');
+    case 'any':
+      return doc.recreations.length > 0 || doc.loops.length > 0 || (doc.fights?.length ?? 0) > 0;
+  }
+}
+
+function parseFailOn(values: string[]): FailOn[] {
+  const out: FailOn[] = [];
+  for (const v of values.flatMap((x) => x.split(','))) {
+    const t = v.trim();
+    if (!(FAIL_ON as readonly string[]).includes(t))
+      throw new UsageError(`--fail-on must be one of ${FAIL_ON.join(', ')} (got "${t}")`);
+    out.push(t as FailOn);
+  }
+  return out;
+}
+
+async function readConfig(file: string): Promise<FileConfig> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    const why =
+      code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
+    throw new UsageError(`--config ${file}: ${why}`);
+  }
+  try {
+    return parseConfigFile(text, file);
+  } catch (e) {
+    if (e instanceof ConfigError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
+type Flags = Record<string, string | string[] | boolean | undefined>;
+
+function analysisOptions(values: Flags, file: FileConfig): PipelineOptions {
+  const str = (k: string) => values[k] as string | undefined;
+  const list = (k: string) => values[k] as string[] | undefined;
+  const opts: PipelineOptions = { ...defaultAnalysisOptions() };
+  if (file.loopMinCount) opts.loopMinCount = file.loopMinCount;
+  if (file.loopMaxGapSeconds !== undefined) opts.loopMaxGapSeconds = file.loopMaxGapSeconds;
+  if (file.operatorUsers) opts.operatorUsers = file.operatorUsers;
+  if (file.taintedBrokersSelector) opts.taintedBrokersSelector = file.taintedBrokersSelector;
+  if (file.namespaces) opts.namespaces = file.namespaces;
+  if (file.kafkaClusters) opts.kafkaClusters = file.kafkaClusters;
+  const minCount = str('loop-min-count');
+  if (minCount !== undefined) {
+    const n = Number(minCount);
+    if (!Number.isInteger(n) || n < 1) throw new UsageError('--loop-min-count must be a positive integer');
+    opts.loopMinCount = n;
+  }
+  const maxGap = str('loop-max-gap');
+  if (maxGap !== undefined) {
+    const s = parseDurationSeconds(maxGap);
+    if (s === null) throw new UsageError(`--loop-max-gap "${maxGap}" is not a duration like 10m`);
+    opts.loopMaxGapSeconds = s;
+  }
+  const since = str('since');
+  if (since !== undefined) {
+    const back = parseDurationSeconds(since);
+    if (back !== null) opts.sinceSeconds = back;
+    else if (Number.isNaN(Date.parse(since)))
+      throw new UsageError(`--since "${since}" is neither an RFC 3339 time nor a duration like 2h or 30m`);
+    else opts.since = since;
+  }
+  const until = str('until');
+  if (until !== undefined) {
+    if (Number.isNaN(Date.parse(until))) throw new UsageError(`--until "${until}" is not an RFC 3339 time`);
+    opts.until = until;
+  }
+  if (list('namespace')) opts.namespaces = list('namespace');
+  if (list('cluster')) opts.kafkaClusters = list('cluster');
+  if (list('operator-user')) opts.operatorUsers = list('operator-user');
+  const tainted = list('tainted-selector');
+  if (tainted) {
+    opts.taintedBrokersSelector = Object.fromEntries(
+      tainted.map((kv) => {
+        const i = kv.indexOf('=');
+        if (i <= 0) throw new UsageError(`--tainted-selector "${kv}" must be KEY=VALUE`);
+        return [kv.slice(0, i), kv.slice(i + 1)];
+      }),
+    );
+  }
+  return opts;
+}
+
+/**
+ * The last stderr line, e.g. `2,983 recreations, 115 loops (1 active) in 4.7 s; 748,838
+ * events read; 0 inputs failed`, then what was skipped, so a partial read is never quiet.
+ */
+export function summaryLine(doc: FindingsDocument): string {
+  const s = doc.summary;
+  const num = (v: unknown) => (typeof v === 'number' ? v : 0);
+  const audit = s.audit as { read?: number } | undefined;
+  const operator = s.operator as { read?: number } | undefined;
+  const events = num(audit?.read) + num(operator?.read);
+  const active = doc.loops.filter((l) => l.active).length;
+  const fights = doc.fights ?? [];
+  const failed = (s.inputErrors ?? []).length;
+  const parts = [
+    `${plural(doc.recreations.length, 'recreation')}, ${plural(doc.loops.length, 'loop')} (${formatCount(active)} active), ` +
+      `${plural(fights.length, 'fight')} (${formatCount(fights.filter((f) => f.active).length)} active) in ${num(s.seconds).toFixed(1)} s`,
+    `${plural(events, 'event')} read`,
+    `${plural(failed, 'input')} failed`,
+  ];
+  const skipped = Object.values((s.skipped as Record<string, unknown> | undefined) ?? {}).reduce<number>(
+    (a, v) => a + num(v),
+    0,
+  );
+  const files = (s.files as Record<string, unknown> | undefined) ?? {};
+  // Files that opened but broke part way (a truncated gzip): read, counted, not input errors.
+  const damaged = num(files.errors) - num(s.inputsFailedToOpen);
+  const extra: string[] = [];
+  if (skipped) extra.push(`${plural(skipped, 'record')} skipped (see summary.skipped)`);
+  if (damaged > 0) extra.push(`${plural(damaged, 'file')} read only in part (see summary.details)`);
+  if (num(files.foreign)) extra.push(`${plural(num(files.foreign), 'file')} not logs (see summary.details)`);
+  return `koperator-audit: ${[...parts, ...extra].join('; ')}\n`;
 }

@@ -1,5 +1,6 @@
 import { parseArgs } from 'util';
 import { runBackfill } from './backfill';
+import { EXIT } from './exit-codes';
 import { UsageError, type CliIo } from './io';
 
 export const BACKFILL_HELP = `Usage: koperator-audit backfill s3://BUCKET/PREFIX --queue URL [--region R] [--dry-run]
@@ -8,9 +9,16 @@ Enqueues every object under an S3 prefix into the ingest queue as S3 ObjectCreat
 notifications, so months of history are ingested by Lambda's own concurrency.
 
   --queue URL     the ingest queue URL (the stack output IngestQueueUrl)
-  --region R      region written into the notifications (default: AWS_REGION)
+  --region R      region of the bucket and the queue, written into the notifications
+                  (default: the queue URL's region, else AWS_REGION)
   --dry-run       list what would be enqueued, send nothing
   -h, --help      this text
+
+Exit status
+  0  every object was enqueued
+  2  usage error (bad flag, not an s3:// URI, no region)
+  3  some objects could not be enqueued (each is named on stderr)
+  4  the prefix could not be listed, or the queue could not be reached
 `;
 
 export async function runBackfillCommand(argv: string[], io: CliIo): Promise<number> {
@@ -27,7 +35,7 @@ export async function runBackfillCommand(argv: string[], io: CliIo): Promise<num
   });
   if (values.help) {
     io.stdout.write(BACKFILL_HELP);
-    return 0;
+    return EXIT.ok;
   }
   if (positionals.length !== 1) throw new UsageError('backfill needs one s3://bucket/prefix');
   if (!values.queue && !values['dry-run']) throw new UsageError('backfill needs --queue URL');
@@ -39,5 +47,5 @@ export async function runBackfillCommand(argv: string[], io: CliIo): Promise<num
     log: (line) => void io.stderr.write(line + '\n'),
   });
   io.stdout.write(JSON.stringify(result, null, 2) + '\n');
-  return result.failed.length ? 1 : 0;
+  return result.failed.length ? EXIT.someInputsFailed : EXIT.ok;
 }

@@ -7,9 +7,10 @@ export const LOCAL_PIPELINE_HELP = `Usage: koperator-audit local-pipeline [--inp
 Runs the serverless deployment on this machine with no AWS account: starts an
 S3/SNS/SQS emulator (fauxqs), a Parameter Store and a Slack stand-in, uploads the logs,
 drives the ingest, analyze and notify-slack handlers as Lambda would, and prints the
-SNS messages and Slack payloads they produced.
+SNS messages, Slack payloads, chat notifications (Amazon Q Developer) and email texts
+they produced.
 
-  --input DIR        logs to upload (default: examples)
+  --input DIR        logs to upload (default: examples/logs)
   --cluster NAME     Kubernetes cluster name the logs are filed under (default: local)
   --now TIME         the scheduled run's time (default: end of the newest hour of facts)
   --lookback DUR     analysis window, e.g. 6h (default: everything uploaded)

@@ -2,7 +2,8 @@
 // account. Starts the fauxqs emulator (S3/SNS/SQS), a Parameter Store stand-in holding the
 // Slack webhook URL and a Slack stand-in that records posts; uploads a folder of logs;
 // then plays the Lambda service: S3 notifications → ingest handler, a scheduled event →
-// analyze handler, SNS → notify-slack handler; and prints the SNS messages and Slack
+// dispatch handler → one analysis-queue message per cluster → analyze handler, SNS →
+// notify-slack handler; and prints the SNS messages and Slack
 // payloads that came out.
 //
 // The handlers run unchanged: they find the emulators through the SDK's standard
@@ -15,7 +16,7 @@ import * as path from 'path';
 import type { SNSEvent } from 'aws-lambda';
 import { enqueueObjects, listObjects } from '../aws/backfill';
 import { startFauxqs } from '../aws/fauxqs-server';
-import { lambdaContext, scheduledEvent } from '../aws/local-lambda';
+import { runSchedule } from '../aws/local-schedule';
 import { startLocalSlack } from '../aws/local-slack';
 import { startLocalSsm } from '../aws/local-ssm';
 import { listFactsHours } from '../aws/facts-store';
@@ -33,9 +34,11 @@ import {
 import { defaultLayout, hourStart, normalisePrefix } from '../facts/partition';
 import { parseDurationSeconds } from '../config/duration';
 import { listLocal } from '../sources/local';
+import { describeInputError } from '../sources/input-errors';
+import { UsageError } from './io';
 
 export interface LocalPipelineOptions {
-  /** Folder (read recursively) or file to upload; default `examples`. */
+  /** Folder (read recursively) or file to upload; default `examples/logs`. */
   input?: string;
   /** Kubernetes cluster name the logs are filed under (`logs/<cluster>/...`); default `local`. */
   cluster?: string;
@@ -72,18 +75,27 @@ export interface LocalPipelineResult {
 /** The files to upload, as the local reader lists them (recursive, sorted). */
 async function filesUnder(p: string): Promise<string[]> {
   const out: string[] = [];
-  for await (const o of listLocal(p)) out.push(o.name);
+  for await (const o of listLocal(p)) {
+    // A file listed but unreadable (or the input itself missing) would fail the upload midway.
+    try {
+      const s = await o.open();
+      (s as { destroy?: () => void }).destroy?.();
+    } catch (e) {
+      throw new UsageError(`--input ${o.name}: ${describeInputError(e)}`);
+    }
+    out.push(o.name);
+  }
   return out;
 }
 
 const BUCKET = 'koperator-audit-local';
 
 export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<LocalPipelineResult> {
-  const input = opts.input ?? 'examples';
+  const input = opts.input ?? 'examples/logs';
   const cluster = opts.cluster ?? 'local';
   const say = (s: string): void => void opts.stderr.write(s + '\n');
   const files = await filesUnder(input);
-  if (files.length === 0) throw new Error(`no files under ${input}`);
+  if (files.length === 0) throw new UsageError(`--input ${input}: no files under it`);
 
   const fauxqs = await startFauxqs();
   const slack = await startLocalSlack();
@@ -109,6 +121,9 @@ export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<Loca
       KOPERATOR_AUDIT_S3_PATH_STYLE: 'true',
       BUCKET,
       TOPIC_ARN: stack.topicArn,
+      ANALYSIS_QUEUE_URL: stack.analysisQueueUrl,
+      // Everything is uploaded before the run: every hour of it is settled.
+      FINDINGS_SETTLE: '0',
       CHAT_TOPIC_ARN: stack.chatTopicArn,
       SLACK_WEBHOOK_PARAMETER: WEBHOOK_PARAMETER,
       DEFAULT_CLUSTER: cluster,
@@ -130,6 +145,7 @@ export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<Loca
     say(`uploaded ${files.length} files to s3://${BUCKET}/${logsPrefix}`);
 
     const ingest = await import('../../functions/ingest');
+    const dispatch = await import('../../functions/dispatch-analysis');
     const analyze = await import('../../functions/analyze');
     const notify = await import('../../functions/notify-slack');
 
@@ -141,21 +157,29 @@ export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<Loca
     const dead = (await drainQueue(sqs, stack.dlqUrl)).length;
     say(`ingest: ${drive.invocations} invocations, ${failures} message failures, ${dead} dead-lettered`);
 
-    // 3. The schedule invokes analyze.
+    // 3. The schedule invokes dispatch, which queues one analysis per cluster for analyze.
     const window = await factsSpan(clients, BUCKET, cluster);
     const now = opts.now ? new Date(opts.now) : window ? new Date(window.to) : new Date();
-    if (Number.isNaN(now.getTime())) throw new Error(`--now is not a time: ${opts.now}`);
+    if (Number.isNaN(now.getTime())) throw new UsageError(`--now is not a time: ${opts.now}`);
     const lookbackSeconds = opts.lookback
       ? parseDurationSeconds(opts.lookback)
       : window
         ? Math.max(3600, (now.getTime() - Date.parse(window.from)) / 1000)
         : 6 * 3600;
     if (lookbackSeconds === null || lookbackSeconds <= 0)
-      throw new Error(`--lookback is not a duration: ${opts.lookback}`);
+      throw new UsageError(`--lookback is not a duration: ${opts.lookback}`);
     process.env.LOOKBACK = String(Math.ceil(lookbackSeconds));
-    const analyzed = await analyze.handler(scheduledEvent(now), lambdaContext('koperator-audit-analyze'));
+    const analyzed = await runSchedule(
+      sqs,
+      stack,
+      { dispatch: dispatch.handler, analyze: analyze.analyzeBatch },
+      now,
+    );
     say(
       `analyze at ${now.toISOString()} over ${Math.ceil(lookbackSeconds / 3600)}h: ${JSON.stringify(analyzed.clusters)}`,
+    );
+    say(
+      `findings history (Athena): ${analyzed.clusters.reduce((n, c) => n + c.findingsRows, 0)} rows under s3://${BUCKET}/findings/`,
     );
 
     // 4. SNS delivers each alert to the notifier, which posts to Slack.

@@ -1,7 +1,12 @@
-// The koperator-audit command line: subcommands dispatch to small command modules.
+// The koperator-audit command line: subcommands dispatch to small command modules. Every
+// error ends here as one line on stderr and an exit status (exit-codes.ts); a stack is
+// printed only with --debug, and only for errors nobody anticipated.
+import { readFileSync, existsSync } from 'fs';
+import * as path from 'path';
 import { runAnalyze, ANALYZE_HELP } from './analyze-command';
 import { runExplain } from './explain-command';
-import { UsageError, type CliIo } from './io';
+import { EXIT, EXIT_CODES_HELP } from './exit-codes';
+import { CommandError, UsageError, type CliIo } from './io';
 
 const HELP = `Usage: koperator-audit <command> [options]
 
@@ -9,20 +14,27 @@ Explains why koperator re-creates Kafka broker pods, from Kubernetes audit logs 
 koperator logs.
 
 Commands
-  analyze          analyse logs from folders, files or S3 prefixes (see analyze --help)
-  explain-pod      explain one live pod from \`kubectl get pod -o yaml\`, with no logs
+  analyze          analyse logs from folders, files, S3 prefixes or standard input
+                   (also spelt analyse; see analyze --help)
+  explain-pod      explain live pods from \`kubectl get pod -o yaml\`, with no logs
   local-pipeline   run the serverless deployment on this machine (S3/SNS/SQS emulated)
   backfill         enqueue every object under an S3 prefix for the ingest Lambda
   help             this text
 
+Options for every command
+  --debug          print the stack of an unexpected error
+  --version        the version of koperator-audit
+
 Run \`koperator-audit <command> --help\` for a command's flags.
-`;
+
+${EXIT_CODES_HELP}`;
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 
 async function lazyCommand(name: string): Promise<Command | null> {
   switch (name) {
     case 'analyze':
+    case 'analyse':
       return runAnalyze;
     case 'explain-pod':
       return runExplain;
@@ -35,33 +47,61 @@ async function lazyCommand(name: string): Promise<Command | null> {
   }
 }
 
+/** The package's version, read from its package.json wherever the code runs from (lib/ or dist/). */
+export function packageVersion(): string {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (existsSync(file)) {
+      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'koperator-audit') return pkg.version ?? 'unknown';
+    }
+    if (path.dirname(dir) === dir) return 'unknown';
+  }
+}
+
 export async function main(argv: string[], io: CliIo): Promise<number> {
-  const [name, ...rest] = argv;
+  // --debug is accepted anywhere, before or after the command.
+  const debug = argv.includes('--debug') || io.debug === true;
+  const args = argv.filter((a) => a !== '--debug');
+  const [name, ...rest] = args;
+  if (name === '--version' || name === '-V' || name === 'version') {
+    io.stdout.write(`koperator-audit ${packageVersion()}\n`);
+    return EXIT.ok;
+  }
   if (!name || name === 'help' || name === '--help' || name === '-h') {
-    io.stdout.write(HELP);
-    return name ? 0 : 2;
+    (name ? io.stdout : io.stderr).write(HELP);
+    return name ? EXIT.ok : EXIT.usage;
   }
   const command = await lazyCommand(name);
   if (!command) {
-    io.stderr.write(`koperator-audit: unknown command "${name}"\n\n${HELP}`);
-    return 2;
+    const hint = name.startsWith('-') ? 'a command comes first' : `unknown command "${name}"`;
+    io.stderr.write(`koperator-audit: ${hint}\nRun \`koperator-audit --help\` for the commands.\n`);
+    return EXIT.usage;
   }
   try {
-    return await command(rest, io);
+    return await command(rest, { ...io, debug });
   } catch (e) {
-    const err = e as Error & { code?: string };
-    if (e instanceof UsageError || err.code?.startsWith('ERR_PARSE_ARGS')) {
-      io.stderr.write(
-        `koperator-audit ${name}: ${err.message}\nRun \`koperator-audit ${name} --help\` for usage.\n`,
-      );
-      return 2;
-    }
-    if (err.code === 'ENOENT') {
-      io.stderr.write(`koperator-audit ${name}: ${err.message}\n`);
-      return 2;
-    }
-    throw e;
+    return reportError(name, e, io, debug);
   }
+}
+
+function reportError(name: string, e: unknown, io: CliIo, debug: boolean): number {
+  const err = (e instanceof Error ? e : new Error(String(e))) as Error & { code?: string };
+  const prefix = `koperator-audit ${name}`;
+  if (e instanceof UsageError || err.code?.startsWith('ERR_PARSE_ARGS')) {
+    io.stderr.write(`${prefix}: ${err.message}\nRun \`koperator-audit ${name} --help\` for usage.\n`);
+    return EXIT.usage;
+  }
+  if (e instanceof CommandError) {
+    io.stderr.write(`${prefix}: ${err.message}\n`);
+    if (debug && err.stack) io.stderr.write(`${err.stack}\n`);
+    return e.exitCode;
+  }
+  io.stderr.write(`${prefix}: unexpected error: ${err.message.split('\n')[0]}\n`);
+  io.stderr.write(
+    debug && err.stack ? `${err.stack}\n` : `Run again with --debug for the stack, and please report it.\n`,
+  );
+  return EXIT.internal;
 }
 
 export { ANALYZE_HELP };

@@ -7,6 +7,7 @@ import type { FieldDiff } from '../koperator/pod-diff';
 import { intentDecision, threeWayDecision } from '../koperator/pod-diff';
 import { detectWebhookMarkers, type MarkerHit } from './webhook-markers';
 import { redactField } from '../analyze/redact';
+import { loopRecommendation } from '../koperator/recommendation';
 
 export interface PodExplanation {
   pod: {
@@ -22,6 +23,8 @@ export interface PodExplanation {
   afterFix: { restarts: boolean; fields: FieldDiff[] };
   mutators: MarkerHit[];
   verdict: string;
+  /** What to do, in the words a loop of the same cause gets; null when nothing restarts. */
+  recommendation: string | null;
 }
 
 export function explainPod(live: Record<string, unknown>, desired?: Record<string, unknown>): PodExplanation {
@@ -45,6 +48,7 @@ export function explainPod(live: Record<string, unknown>, desired?: Record<strin
       afterFix: { restarts: false, fields: [] },
       mutators,
       verdict: `no ${LAST_APPLIED_ANNOTATION} annotation: this pod was not created by koperator (or the annotation was removed)`,
+      recommendation: null,
     };
   }
   const decoded = decodeLastApplied(raw);
@@ -57,19 +61,24 @@ export function explainPod(live: Record<string, unknown>, desired?: Record<strin
       afterFix: { restarts: false, fields: [] },
       mutators,
       verdict: `the last-applied annotation cannot be decoded: ${decoded.reason}`,
+      recommendation: null,
     };
   }
   const original = decoded.value;
   const modified = desired ? (desiredOriginal(desired) ?? desired) : original;
   const three = redacted(threeWayDecision(original, modified, live));
   const intent = redacted(intentDecision(original, modified));
-  const verdict = three.changed
-    ? intent.changed
-      ? 'the desired pod differs from what koperator last applied: both operators restart this broker once'
-      : `koperator before the fix would delete and re-create this pod to revert ${three.fields.length} field(s) changed after it applied them; the intent-aware operator leaves it alone`
-    : intent.changed
-      ? 'the desired pod differs from the last-applied one: the intent-aware operator restarts this broker'
-      : 'in sync: neither operator would restart this pod for its spec';
+  // Where Go's diff fails koperator logs the error and restarts the pod, at every reconcile.
+  const failed = three.error ?? intent.error;
+  const verdict = failed
+    ? `koperator cannot compute its diff for this pod (${failed.replace(/: [{["].*$/s, '')}): it logs the error and restarts the broker`
+    : three.changed
+      ? intent.changed
+        ? 'the desired pod differs from what koperator last applied: both operators restart this broker once'
+        : `koperator before the fix would delete and re-create this pod to revert ${three.fields.length} field(s) changed after it applied them; the intent-aware operator leaves it alone`
+      : intent.changed
+        ? 'the desired pod differs from the last-applied one: the intent-aware operator restarts this broker'
+        : 'in sync: neither operator would restart this pod for its spec';
   return {
     pod,
     lastApplied: { found: true, encoding: decoded.encoding },
@@ -78,7 +87,35 @@ export function explainPod(live: Record<string, unknown>, desired?: Record<strin
     afterFix: { restarts: intent.changed, fields: intent.fields },
     mutators,
     verdict,
+    recommendation: three.changed
+      ? loopRecommendation(
+          intent.changed ? 'intent-change' : 'external-mutation-revert',
+          (intent.changed ? intent.fields : three.fields).map((f) => f.path),
+          mutators.map((m) => m.webhook),
+        )
+      : intent.changed
+        ? loopRecommendation(
+            'intent-change',
+            intent.fields.map((f) => f.path),
+            [],
+          )
+        : null,
   };
+}
+
+/** One line for a list of pods: the pod, then what each operator does. */
+export function explanationLine(e: PodExplanation): string {
+  const id = `${e.pod.namespace ?? '?'}/${e.pod.name ?? '?'}`;
+  const before = e.beforeFix.restarts
+    ? `RE-CREATED before the fix (${e.wouldRevert.length} field(s))`
+    : 'left alone before the fix';
+  const after = e.afterFix.restarts ? 're-created with the fix' : 'left alone with the fix';
+  const note = e.lastApplied.found
+    ? e.lastApplied.error
+      ? ' (last-applied undecodable)'
+      : ''
+    : ' (not koperator’s)';
+  return `${id}: ${before}, ${after}${note}`;
 }
 
 /** The explanation is printed and pasted into tickets: env values only for allowlisted names. */
@@ -124,5 +161,6 @@ export function renderExplanation(e: PodExplanation): string {
     lines.push('mutating webhooks that left traces: none recognised');
   }
   lines.push(`verdict: ${e.verdict}`);
+  if (e.recommendation) lines.push(`what to do: ${e.recommendation}`);
   return lines.join('\n') + '\n';
 }

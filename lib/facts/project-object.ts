@@ -40,7 +40,7 @@ export function projectObjectWrite(
   if (base.subresource === 'scale') {
     const replicas = numberAt(stored, 'spec', 'replicas') ?? numberAt(request, 'spec', 'replicas');
     if (replicas !== undefined) {
-      fact.values = { [internText('spec.replicas')]: valueToken(replicas) };
+      fact.values = { 'spec.replicas': valueToken(replicas) };
       fact.replicas = replicas;
     }
     return fact;
@@ -58,12 +58,15 @@ export function projectObjectWrite(
     values = stored ? leavesUnder(named.keys(), objectLeaves(stored)) : named;
     if (stored && isWholeObject(request)) {
       const defaulted = defaultedPaths(request, stored);
-      if (defaulted.length > 0) fact.defaulted = defaulted.map(internText);
+      if (defaulted.length > 0) fact.defaulted = defaulted;
     }
   }
   if (values && values.size > 0) {
+    // Not through internText: tokens are nearly all distinct, and filling the shared table
+    // with them evicted the pod strings koperator's facts reuse (measured, +3% on 1 GB).
+    // Paths become property keys, which V8 keeps once anyway.
     const out: Record<string, string> = {};
-    for (const [p, t] of values) out[internText(p)] = internText(t);
+    for (const [p, t] of values) out[p] = t;
     fact.values = out;
   }
   const generation = numberAt(stored, 'metadata', 'generation');

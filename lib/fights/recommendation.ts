@@ -58,7 +58,7 @@ export function fieldFightRecommendation(f: {
       `${shortUser(writer)} keeps writing spec.replicas${wants ? `=${wants}` : ''} while ${shortUser(scaler)} ` +
       `scales ${f.target.name}${scales ? ` to ${scales}` : ''}: ` +
       (isGitOps(writer)
-        ? `add ignoreDifferences for /spec/replicas on this ${f.target.resource} with syncOptions RespectIgnoreDifferences=true, or remove replicas from the manifest, `
+        ? `add ignoreDifferences for /spec/replicas on ${objectName(f.target)} with syncOptions RespectIgnoreDifferences=true, or remove replicas from the manifest, `
         : `stop ${shortUser(writer)} from setting replicas (leave it out of what it applies), `) +
       `so that the autoscaler alone owns the field.`
     );

@@ -4,6 +4,7 @@
 import type { FactStore } from '../facts/store';
 import type { ObjectWriteFact, PodWriteFact } from '../model/facts';
 import { brokerOfPodName, mayBeKoperatorPod } from '../koperator/naming';
+import { isBuiltinPodController } from './relevance';
 import { epochMicros } from '../analyze/time';
 import { sortByKey } from '../analyze/sort-by-key';
 
@@ -59,6 +60,13 @@ export function buildWriteTimeline(store: FactStore): WriteTimeline {
     const wanted =
       (verb === 'create' && (sub === null || sub === 'eviction')) || (verb === 'delete' && sub === null);
     if (!wanted) continue;
+    // A cycle is a delete and a create by one user, never Kubernetes' own controllers: their
+    // pods (most of a cluster's) are not even built as objects.
+    if (isBuiltinPodController(store.userOf(i) ?? '')) continue;
+    // Named like a koperator broker: koperator's own replay has it (and its bodies, the
+    // largest in the store, need not be built here).
+    const name = store.nameOf(i);
+    if (name !== null && brokerOfPodName(name) !== null) continue;
     const f = store.fact(i) as PodWriteFact;
     if (isKoperatorPod(f)) continue;
     pods.push(f);

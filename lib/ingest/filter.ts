@@ -161,7 +161,9 @@ function firstValue(re: RegExp, text: string): string | null {
  * is a read. An event with no objectRef (a non-resource URL) is never one.
  */
 function mayBeFightWrite(text: string): boolean {
-  const fast = uriObjectRef(text) ?? fastObjectRef(text);
+  const line = kubeLineMayBeFightWrite(text);
+  if (line !== undefined) return line;
+  const fast = fastObjectRef(text);
   if (fast !== undefined) {
     if (fast === null || IGNORED_RESOURCES.has(fast.resource)) return false;
     if (fast.subresource !== null && fast.subresource !== 'scale') return false;
@@ -178,50 +180,64 @@ function mayBeFightWrite(text: string): boolean {
   return verb === null || !READ_VERBS.has(verb);
 }
 
+/** The next `/` in [from, end), or end. */
+function segmentEnd(text: string, from: number, end: number): number {
+  for (let i = from; i < end; i++) if (text.charCodeAt(i) === 0x2f) return i;
+  return end;
+}
+
+const VERB_AFTER_URI = '","verb":"';
+const URI_KEY_FROM = 64;
+const FIRST_STAGE = '"stage":"RequestReceived"';
+
 /**
- * The resource and subresource a kube-apiserver line's requestURI names (its fourth key, a
- * hundred characters in, where the objectRef is several hundred): null for a URI that names
- * no resource (`/healthz`, discovery), undefined when the layout is not that (left to the
- * objectRef). `/api/v1/[namespaces/<ns>/]<resource>[/<name>[/<sub>]]`, or `/apis/<group>/<version>/...`.
+ * mayBeFightWrite for a line in kube-apiserver's layout, read by index alone: its requestURI
+ * (the fourth key) and the verb right after it, then the resource and subresource the URI
+ * names. This runs on most lines of a cluster's log (every one that names no pod), so it
+ * allocates at most the resource's name. Undefined when the layout is not that one.
  */
-function uriObjectRef(text: string): { resource: string; subresource: string | null } | null | undefined {
+function kubeLineMayBeFightWrite(text: string): boolean | undefined {
   if (text.charCodeAt(0) !== 0x7b) return undefined;
-  const at = text.indexOf(URI_KEY);
+  // kind, apiVersion, level, auditID and stage come first: at least ~100 characters.
+  const at = text.indexOf(URI_KEY, URI_KEY_FROM);
   if (at < 0 || at > 1024) return undefined;
   const from = at + URI_KEY.length;
-  let end = text.indexOf('"', from);
-  if (end < 0) return undefined;
-  const q = text.indexOf('?', from);
-  if (q >= 0 && q < end) end = q;
-  const bs = text.indexOf('\\', from);
-  if (bs >= 0 && bs < end) return undefined;
-  // Read by index, without slicing the URI: this runs on every line that names no pod.
-  let p: number;
   // Leases are half of a cluster's audit lines, and all of that group is leases.
-  if (text.startsWith('/apis/coordination.k8s.io/', from)) return null;
+  if (text.startsWith('/apis/coordination.k8s.io/', from)) return false;
+  // kube-apiserver logs bodies and the response code on a request's last stage only; its
+  // first stage tells a fight detector nothing the last one does not (the stage is the key
+  // before requestURI).
+  if (text.startsWith(FIRST_STAGE, at - FIRST_STAGE.length)) return false;
+  const close = text.indexOf('"', from);
+  if (close < 0 || !text.startsWith(VERB_AFTER_URI, close)) return undefined;
+  const v = close + VERB_AFTER_URI.length;
+  if (text.startsWith('get"', v) || text.startsWith('list"', v) || text.startsWith('watch"', v)) return false;
+  // An escape in the path (`\/` in AKS's JSON) is left to the objectRef readers. Both
+  // searched back from the URI's end: forwards, a URI without them would send indexOf
+  // through the whole event.
+  if (text.lastIndexOf('\\', close) >= from) return undefined;
+  const q = text.lastIndexOf('?', close);
+  const end = q >= from ? q : close;
+  let p: number;
   if (text.startsWith('/api/v1/', from)) p = from + 8;
   else if (text.startsWith('/apis/', from)) {
     const g = text.indexOf('/', from + 6);
-    const v = g < 0 || g >= end ? -1 : text.indexOf('/', g + 1);
-    if (v < 0 || v >= end) return null;
-    p = v + 1;
-  } else return null;
-  if (p >= end) return null;
+    const ver = g < 0 || g >= end ? -1 : text.indexOf('/', g + 1);
+    if (ver < 0 || ver >= end) return false;
+    p = ver + 1;
+  } else return false;
+  if (p >= end) return false;
   if (text.startsWith('namespaces/', p)) {
     const n = text.indexOf('/', p + 11);
     if (n >= 0 && n < end) p = n + 1;
   }
   const r = segmentEnd(text, p, end);
-  const resource = text.slice(p, r);
-  if (r >= end) return { resource, subresource: null };
+  if (IGNORED_RESOURCES.has(text.slice(p, r))) return false;
+  if (r >= end) return true;
   const name = segmentEnd(text, r + 1, end);
-  if (name >= end) return { resource, subresource: null };
-  return { resource, subresource: text.slice(name + 1, segmentEnd(text, name + 1, end)) };
-}
-
-function segmentEnd(text: string, from: number, end: number): number {
-  const slash = text.indexOf('/', from);
-  return slash < 0 || slash > end ? end : slash;
+  if (name >= end) return true;
+  // A subresource: only `scale` (spec.replicas of its parent) is a write a fight rests on.
+  return segmentEnd(text, name + 1, end) - (name + 1) === 5 && text.startsWith('scale', name + 1);
 }
 
 const REF_KEY = '"objectRef":{"resource":"';

@@ -1,12 +1,11 @@
 // The fields that differ between two pods, in the contract's path syntax, at the granularity a
 // strategic merge patch works at: maps key by key, merge-keyed list elements by key, atomic and
-// set lists as one value, quantities by value. Used to name what a non-empty patch changes
+// set lists as one value, quantities as the strings the patch compares. Used to name what a non-empty patch changes
 // (by comparing a pod with the same pod after the patch).
 
 import { deepEqual, isObject, type JsonObject } from './json-value';
 import { formatPath, mergeKeyValueString, type PathSegment } from './paths';
-import { isQuantityPath, listStrategy } from './pod-schema';
-import { quantitiesEqual } from './quantity';
+import { listStrategy } from './pod-schema';
 
 export interface FieldChange {
   path: string;
@@ -35,7 +34,6 @@ function walk(
 ): void {
   // The same object has no differences (strategicMerge shares what a patch leaves alone).
   if (b === a) return;
-  if (isQuantityPath(schemaPath) && b !== undefined && a !== undefined && quantitiesEqual(b, a)) return;
   const bothMapsOrMissing = (isObject(b) || b === undefined) && (isObject(a) || a === undefined);
   if (bothMapsOrMissing && (isObject(b) || isObject(a))) {
     const bm: JsonObject = isObject(b) ? b : {};

@@ -88,23 +88,3 @@ const ATOMIC: ListStrategy = { kind: 'atomic' };
 export function hasRetainKeys(path: string[]): boolean {
   return find(path)?.retainKeys === true;
 }
-
-const CONTAINER_KINDS = new Set(['containers', 'initContainers', 'ephemeralContainers']);
-const REQUIREMENT_MAPS = new Set(['requests', 'limits']);
-
-/**
- * True for a leaf holding a resource.Quantity: a container's (or the pod-level) resources
- * requests/limits entry, a pod overhead entry, or an emptyDir sizeLimit. Pod-level
- * `spec.resources` and ephemeral containers go beyond the spec's list; they are the same
- * Go type, so spelling differences there mean no more than anywhere else.
- */
-export function isQuantityPath(path: string[]): boolean {
-  const p = path;
-  if (p[0] !== 'spec') return false;
-  if (p.length === 5 && CONTAINER_KINDS.has(p[1]) && p[2] === 'resources' && REQUIREMENT_MAPS.has(p[3])) {
-    return true;
-  }
-  if (p.length === 4 && p[1] === 'resources' && REQUIREMENT_MAPS.has(p[2])) return true;
-  if (p.length === 3 && p[1] === 'overhead') return true;
-  return p.length === 4 && p[1] === 'volumes' && p[2] === 'emptyDir' && p[3] === 'sizeLimit';
-}

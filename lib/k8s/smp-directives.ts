@@ -1,6 +1,7 @@
 // The strategic-merge-patch wire format's directives (apimachinery strategicpatch) and the
 // small operations on them shared by the diff and the merge.
 
+import { goSort } from './go-sort';
 import { deepEqual, goKind, isObject, scalarString, type GoKind, type JsonObject } from './json-value';
 
 export const DIRECTIVE_MARKER = '$patch';
@@ -116,20 +117,41 @@ export function sameScalar(a: unknown, b: unknown): boolean {
   return (a ?? null) === (b ?? null);
 }
 
-/** Sorts scalars by their %v rendering, as sortScalars does (stable here; Go's sort is not, which only matters for equal renderings). */
+/** sortScalars: sort.Sort by the %v rendering with a `<=` comparator (equal renderings swap). */
 export function sortScalars(l: readonly unknown[]): unknown[] {
-  return [...l].sort((a, b) => compareStrings(scalarString(a), scalarString(b)));
+  return goSort(l, (a, b) => scalarString(a) <= scalarString(b));
 }
 
-export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** deduplicateScalars; first occurrences win (callers re-sort, so Go's swap order never shows). */
+/** deduplicateScalars, on a copy: see dedupeScalarsInPlace. */
 export function dedupeScalars(l: readonly unknown[]): unknown[] {
-  const out: unknown[] = [];
-  for (const v of l) if (!out.some((o) => sameScalar(o, v))) out.push(v);
-  return out;
+  const buf = [...l];
+  return buf.slice(0, dedupeScalarsInPlace(buf));
+}
+
+/**
+ * deduplicateScalars as upstream writes it: a later duplicate is overwritten by the list's
+ * last element and the list shortened, in place. Returns the new length; `buf` past it keeps
+ * what was there, which is what a Go slice sharing the array still sees.
+ */
+export function dedupeScalarsInPlace(buf: unknown[]): number {
+  let length = buf.length - 1;
+  for (let i = 0; i < length; i++) {
+    for (let j = i + 1; j <= length; j++) {
+      if (sameScalar(buf[i], buf[j])) {
+        buf[j] = buf[length];
+        length--;
+        j--;
+      }
+    }
+  }
+  return length + 1;
+}
+
+/** The capacity of a slice decoded from a JSON array of n elements (append growth from empty). */
+export function decodedCapacity(n: number): number {
+  let cap = n === 0 ? 0 : 1;
+  while (cap < n) cap *= 2;
+  return cap;
 }
 
 /** Two patches being combined must agree on a parallel list they both carry. */

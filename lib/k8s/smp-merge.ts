@@ -8,7 +8,7 @@
 // The exported entry points deep-copy their inputs; the helpers below then work in place on
 // those private copies, which keeps them close to the algorithm they follow.
 
-import { cloneJson, goKind, isObject, type JsonObject } from './json-value';
+import { cloneJson, goKind, isObject, type GoKind, type JsonObject } from './json-value';
 import { listStrategy } from './pod-schema';
 import {
   DELETE_DIRECTIVE,
@@ -19,7 +19,8 @@ import {
   RETAIN_KEYS_DIRECTIVE,
   SET_ELEMENT_ORDER_PREFIX,
   StrategicMergeError,
-  dedupeScalars,
+  decodedCapacity,
+  dedupeScalarsInPlace,
   deepEqualOrThrow,
   discardNullValues,
   elementKind,
@@ -196,9 +197,67 @@ function mergeOrderedLists(original: JsonObject, patch: JsonObject, path: string
     const [inPatch, serverOnly] =
       meta.mergeKey === '' ? partitionPrimitives(merged, order) : partitionMaps(merged, order, meta.mergeKey);
     const kind = elementKind(origL, patchL);
-    original[listKey] = normalizeElementOrder(inPatch, serverOnly, order, origL, meta.mergeKey, kind);
+    const serverOrder =
+      o.mergeParallelList && foundOriginal && foundPatch && meta.merge
+        ? aliasedServerOrder(origL, patchL, meta.mergeKey, kind)
+        : origL;
+    original[listKey] = normalizeElementOrder(inPatch, serverOnly, order, serverOrder, meta.mergeKey, kind);
     delete patch[listKey];
   }
+}
+
+/**
+ * The live list as mergePatchIntoOriginal orders by after merging into it. Upstream merges the
+ * patch into the very slice it then orders by: deleteMatchingEntries removes elements with
+ * `append(s[:k], s[k+1:]...)`, which shifts the slice's backing array in place, and a new
+ * element appended where that left room is written into it. The order list it reads is
+ * therefore the backing array's first len(live) slots after those writes: with a deleted
+ * element and an added one, the added one sits where the live list ended, so live-only
+ * elements come before it. A list decoded from JSON has a power-of-two capacity (append
+ * growth from empty), which decides whether an append still lands in that array.
+ */
+function aliasedServerOrder(live: unknown[], patch: unknown[], mergeKey: string, kind: GoKind): unknown[] {
+  if (kind !== 'map') {
+    const all = [...live, ...patch];
+    if (all.length > decodedCapacity(live.length)) return live;
+    dedupeScalarsInPlace(all);
+    return all.slice(0, live.length);
+  }
+  if (mergeKey === '') return live;
+  const buf = [...live];
+  const cap = decodedCapacity(live.length);
+  let n = live.length;
+  const keyAt = (i: number): unknown => (isObject(buf[i]) ? (buf[i] as JsonObject)[mergeKey] : undefined);
+  const find = (key: unknown): number => {
+    for (let i = 0; i < n; i++)
+      if (isObject(buf[i]) && hasOwn(buf[i] as JsonObject, mergeKey) && sameScalar(keyAt(i), key)) return i;
+    return -1;
+  };
+  let replace = false;
+  const rest: JsonObject[] = [];
+  for (const v of patch) {
+    if (!isObject(v)) return live;
+    if (!hasOwn(v, DIRECTIVE_MARKER)) {
+      rest.push(v);
+      continue;
+    }
+    if (v[DIRECTIVE_MARKER] === REPLACE_DIRECTIVE) replace = true;
+    else if (v[DIRECTIVE_MARKER] === DELETE_DIRECTIVE) {
+      for (let k = find(v[mergeKey]); k >= 0; k = find(v[mergeKey])) {
+        for (let i = k; i < n - 1; i++) buf[i] = buf[i + 1];
+        n--;
+      }
+    }
+  }
+  if (!replace) {
+    for (const v of rest) {
+      const at = find(v[mergeKey]);
+      if (at >= 0) continue;
+      if (n >= cap) break;
+      buf[n++] = v;
+    }
+  }
+  return buf.slice(0, live.length);
 }
 
 /** The patch list's items (deletions and directive items aside) must appear in $setElementOrder, in its order. */
@@ -255,7 +314,12 @@ function mergeSlice(
   if (kind !== 'map') {
     if (o.mergeParallelList && isDeleteList)
       return original.filter((v) => !patch.some((d) => sameScalar(d, v)));
-    merged = dedupeScalars([...original, ...patch]);
+    // append(original, patch...) writes into original's array when it has room, and
+    // deduplicateScalars then rewrites that array in place: the live order read below is it.
+    const buf = [...original, ...patch];
+    merged = buf.slice(0, dedupeScalarsInPlace(buf));
+    if (o.mergeParallelList && buf.length <= decodedCapacity(original.length))
+      base = buf.slice(0, original.length);
   } else {
     if (mergeKey === '')
       throw new StrategicMergeError(`cannot merge lists without merge key for ${path.join('.')}`);

@@ -3,6 +3,7 @@
 // list's. Items named by the patch are sorted by the patch order, server-only items by the live
 // order, and the two runs are interleaved by where they sit in the live list.
 
+import { goSliceStable } from './go-sort';
 import { isObject, type GoKind } from './json-value';
 import {
   DELETE_DIRECTIVE,
@@ -48,9 +49,9 @@ export function isDeleteDirective(e: unknown): boolean {
 }
 
 /**
- * Sorts `toSort` by position in `order` (stable); `$patch: delete` items go last, unsorted.
- * Items absent from `order` never occur on the paths apimachinery takes; they keep their
- * relative order after the others here (Go's comparator is inconsistent for them).
+ * Sorts `toSort` by position in `order` with sort.SliceStable and upstream's comparator, which
+ * answers "less" whenever either item is absent from `order` (so where such an item lands is
+ * what the algorithm makes of it); `$patch: delete` items go last, unsorted.
  */
 export function normalizeSliceOrder(
   toSort: readonly unknown[],
@@ -66,13 +67,9 @@ export function normalizeSliceOrder(
     items = items.filter((e) => !isDeleteDirective(e));
   }
   const at = positionsOf(order, mergeKey, kind);
-  const ranked = items.map((e, i) => ({ e, i, at: at(e) }));
-  ranked.sort((a, b) => {
-    const ra = a.at < 0 ? Number.MAX_SAFE_INTEGER : a.at;
-    const rb = b.at < 0 ? Number.MAX_SAFE_INTEGER : b.at;
-    return ra !== rb ? ra - rb : a.i - b.i;
-  });
-  return [...ranked.map((r) => r.e), ...deletes];
+  const ranked = items.map((e) => ({ e, at: at(e) }));
+  const sorted = goSliceStable(ranked, (a, b) => (a.at >= 0 && b.at >= 0 ? a.at < b.at : true));
+  return [...sorted.map((r) => r.e), ...deletes];
 }
 
 /**

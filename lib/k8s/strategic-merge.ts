@@ -3,15 +3,16 @@
 // Pod schema of pod-schema.ts. Patches are in apimachinery's wire format, keys sorted as Go
 // marshals them.
 //
-// One deliberate departure: at quantity paths (pod-schema isQuantityPath) values are compared
-// by value, so '1000m' vs '1' is no change. apimachinery compares the JSON, but never sees two
-// spellings of one value, because the API server and koperator's Go structs both write
-// quantities canonically; see quantity.ts.
+// Values are compared as JSON, quantities included: '2Gi' and '2147483648' differ, as they do
+// upstream. Callers put states through the typed round trip (typed-pod.ts) first, which writes
+// every quantity in its canonical form, as the API server and koperator's Go structs do.
 //
-// Inputs that are not JSON objects are taken as {} (apimachinery's "empty document").
+// An absent input is the empty document; one that is not a JSON object is refused, as
+// apimachinery refuses to decode it.
 // Malformed lists (a merge-list element without its key, mixed element types) throw
 // StrategicMergeError where apimachinery returns an error.
 
+import { goSort } from './go-sort';
 import { PairMemo } from './pair-memo';
 import {
   cloneJson,
@@ -22,8 +23,7 @@ import {
   sortKeysDeep,
   type JsonObject,
 } from './json-value';
-import { hasRetainKeys, isQuantityPath, listStrategy } from './pod-schema';
-import { quantitiesEqual } from './quantity';
+import { hasRetainKeys, listStrategy } from './pod-schema';
 import {
   DELETE_DIRECTIVE,
   DELETE_FROM_PRIMITIVE_LIST_PREFIX,
@@ -31,7 +31,6 @@ import {
   RETAIN_KEYS_DIRECTIVE,
   SET_ELEMENT_ORDER_PREFIX,
   StrategicMergeError,
-  compareStrings,
   dedupeScalars,
   elementKind,
   hasOwn,
@@ -63,8 +62,11 @@ const TWO_WAY: DiffOptions = {
   buildRetainKeys: false,
 };
 
+/** A document: absent (or JSON null) is empty; anything but an object is refused (ErrBadJSONDoc). */
 function asDocument(v: unknown): JsonObject {
-  return isObject(v) ? v : {};
+  if (v === null || v === undefined) return {};
+  if (!isObject(v)) throw new StrategicMergeError('invalid JSON document');
+  return v;
 }
 
 /** The patch that turns `original` into `modified`. */
@@ -138,7 +140,6 @@ function diffMaps(original: JsonObject, modified: JsonObject, path: string[], o:
       continue;
     }
     const childPath = [...path, k];
-    if (isQuantityPath(childPath) && quantitiesEqual(originalValue, modifiedValue)) continue;
     if (goKind(originalValue) !== goKind(modifiedValue)) {
       if (!o.ignoreChangesAndAdditions) patch[k] = modifiedValue;
       continue;
@@ -240,19 +241,21 @@ function isOrderSame(original: unknown[], modified: unknown[], mergeKey: string)
   return modified.every((m, i) => mergeKeyValueEqual(original[i], m, mergeKey));
 }
 
-/** Sorted by the merge key's %v rendering; stable, so elements sharing a key pair up in list order. */
+/**
+ * sortMergeListsByNameArray: sorted by the merge key's %v rendering with sort.Sort and a
+ * `<=` comparator, so elements sharing a key come out in reverse list order (and pair up so).
+ */
 function sortByMergeKey(
   list: unknown[],
   mergeKey: string,
 ): Array<{ elem: JsonObject; key: unknown; keyString: string }> {
-  return list
-    .map((e) => {
-      if (!isObject(e)) throw new StrategicMergeError('list element is not a map');
-      if (!hasOwn(e, mergeKey))
-        throw new StrategicMergeError(`map has no merge key ${mergeKey}: ${JSON.stringify(e)}`);
-      return { elem: e, key: e[mergeKey], keyString: scalarString(e[mergeKey]) };
-    })
-    .sort((a, b) => compareStrings(a.keyString, b.keyString));
+  const keyed = list.map((e) => {
+    if (!isObject(e)) throw new StrategicMergeError('list element is not a map');
+    if (!hasOwn(e, mergeKey))
+      throw new StrategicMergeError(`map has no merge key ${mergeKey}: ${JSON.stringify(e)}`);
+    return { elem: e, key: e[mergeKey], keyString: scalarString(e[mergeKey]) };
+  });
+  return goSort(keyed, (a, b) => a.keyString <= b.keyString);
 }
 
 /** Walks both lists in merge-key order: matching keys recurse, others are additions or deletions. */

@@ -17,6 +17,7 @@ import { getIn, isObject, type JsonObject } from '../k8s/json-value';
 import { LAST_APPLIED_ANNOTATION } from '../k8s/last-applied';
 import { directiveFree, liveKey } from '../k8s/live-pod-key';
 import { stripNulls } from '../k8s/normalize';
+import { typedPod } from '../k8s/typed-pod';
 import { APPLY, strategicMerge } from '../k8s/smp-merge';
 import {
   createThreeWayMergePatch,
@@ -43,9 +44,13 @@ export interface DiffDecision {
   error?: string;
 }
 
-/** The annotation is bookkeeping, not desired state; objectmatcher never diffs it against itself. */
-function withoutLastApplied(pod: unknown): unknown {
-  if (!isObject(pod) || !isObject(pod.metadata) || !isObject(pod.metadata.annotations)) return pod;
+/**
+ * The desired pod as objectmatcher diffs it: koperator's desired pod never carries the
+ * annotation (it is stamped only on creation), so it is taken out, and a map left empty is
+ * not written (omitempty).
+ */
+function withoutLastApplied(pod: JsonObject): JsonObject {
+  if (!isObject(pod.metadata) || !isObject(pod.metadata.annotations)) return pod;
   const annotations: JsonObject = { ...pod.metadata.annotations };
   if (!(LAST_APPLIED_ANNOTATION in annotations)) return pod;
   delete annotations[LAST_APPLIED_ANNOTATION];
@@ -54,8 +59,42 @@ function withoutLastApplied(pod: unknown): unknown {
   return { ...pod, metadata };
 }
 
-function prepare(pod: unknown): unknown {
-  return stripNulls(withoutLastApplied(pod));
+/**
+ * What stands for the annotation on the live pod. koperator reads last-applied from the live
+ * pod's annotation, so the live pod carries one whenever there is a last-applied state, and
+ * Calculate diffs it with the annotation in place: a patch that removes the desired pod's
+ * last annotation (`metadata.annotations: null`) removes it too, and is a change. Its value
+ * never reaches a patch (the desired side never carries it), so one marker stands for every
+ * encoding of it, which also keeps the live-pod memo key the same across a loop.
+ */
+export const LIVE_LAST_APPLIED_MARKER = '(last-applied configuration)';
+
+function withLastApplied(pod: JsonObject): JsonObject {
+  const metadata = isObject(pod.metadata) ? pod.metadata : {};
+  const annotations = isObject(metadata.annotations) ? metadata.annotations : {};
+  if (annotations[LAST_APPLIED_ANNOTATION] === LIVE_LAST_APPLIED_MARKER) return pod;
+  return {
+    ...pod,
+    metadata: {
+      ...metadata,
+      annotations: { ...annotations, [LAST_APPLIED_ANNOTATION]: LIVE_LAST_APPLIED_MARKER },
+    },
+  };
+}
+
+/** A desired pod after koperator marshals it for the diff: typed, annotation out, nulls out. */
+function desiredForDiff(typed: JsonObject): unknown {
+  return stripNulls(withoutLastApplied(typed));
+}
+
+/** The live pod as Calculate marshals it: typed, with the annotation when there is a last-applied state. */
+function liveForDiff(typed: JsonObject, hasOriginal: boolean): unknown {
+  return stripNulls(hasOriginal ? withLastApplied(typed) : typed);
+}
+
+/** objectmatcher's JSON decoding of the annotation: a document that is not an object is empty. */
+function hasLastApplied(original: unknown): boolean {
+  return original !== null && original !== undefined;
 }
 
 function unchanged(patch: Patch): DiffDecision {
@@ -85,14 +124,16 @@ interface ThreeWayInputs {
 }
 
 function threeWayInputs(original: unknown, modified: unknown, current: unknown): ThreeWayInputs {
-  const desired = mergeTolerations(modified, current);
-  const m = desired === modified ? preparedOnce(modified) : prepare(desired);
-  const merged = desired === modified ? null : getIn(m, ['spec', 'tolerations']);
+  const desiredTyped = typedPod(modified, 'objectmatcher');
+  const liveTyped = typedPod(current, 'objectmatcher');
+  const merged = mergeTolerations(desiredTyped, liveTyped) as JsonObject;
+  const m = merged === desiredTyped ? preparedOnce(modified) : desiredForDiff(merged);
+  const tolerations = merged === desiredTyped ? null : getIn(m, ['spec', 'tolerations']);
   return {
-    o: preparedOnce(original),
+    o: original,
     m,
-    c: prepare(current),
-    tolerations: Array.isArray(merged) ? merged : null,
+    c: liveForDiff(liveTyped, hasLastApplied(original)),
+    tolerations: Array.isArray(tolerations) ? tolerations : null,
   };
 }
 
@@ -224,7 +265,7 @@ export function intentDecision(original: unknown, modified: unknown): DiffDecisi
 
 function decideIntent(original: unknown, modified: unknown): DiffDecision {
   try {
-    const o = preparedOnce(original);
+    const o = original;
     const m = preparedOnce(modified);
     const raw = createTwoWayMergePatch(o, m);
     if (isEmptyPatch(raw)) return unchanged(raw);
@@ -237,13 +278,23 @@ function decideIntent(original: unknown, modified: unknown): DiffDecision {
   }
 }
 
-// Last-applied and desired pods are shared objects (states.ts), so each is stripped once.
+/**
+ * What koperator's annotator writes into `banzaicloud.com/last-applied` for a desired pod
+ * (SetLastAppliedAnnotation): the pod as Go marshals it, without the annotation itself, with
+ * nulls and empty strings dropped. The same object for the same desired pod; not to be mutated.
+ */
+export function lastAppliedConfiguration(desired: unknown): unknown {
+  return preparedOnce(desired);
+}
+
+// Desired pods are shared objects (states.ts), so each is prepared once.
 const preparedByPod = new WeakMap<object, unknown>();
 
 function preparedOnce(pod: unknown): unknown {
-  if (!isObject(pod)) return prepare(pod);
+  if (!isObject(pod)) return desiredForDiff(typedPod(pod, 'objectmatcher'));
   let prepared = preparedByPod.get(pod);
-  if (prepared === undefined) preparedByPod.set(pod, (prepared = prepare(pod)));
+  if (prepared === undefined)
+    preparedByPod.set(pod, (prepared = desiredForDiff(typedPod(pod, 'objectmatcher'))));
   return prepared;
 }
 

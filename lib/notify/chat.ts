@@ -89,12 +89,17 @@ function cut(s: string, max: number): string {
  * zero-width space after it.
  */
 export function chatSafe(s: string): string {
-  return s
-    .replace(/[\r\n\t]+/g, ' ')
-    .replace(/`/g, "'")
-    .replace(/</g, '‹')
-    .replace(/>/g, '›')
-    .replace(/@/g, '@\u200b');
+  return (
+    s
+      // Control characters (newlines would start list items) and bidi overrides (which
+      // reorder what a reader sees) become spaces.
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g, ' ')
+      .replace(/`/g, "'")
+      .replace(/</g, '‹')
+      .replace(/>/g, '›')
+      .replace(/@/g, '@\u200b')
+  );
 }
 
 function code(v: unknown, max = 120): string {

@@ -19,10 +19,10 @@ import {
 const EMAIL_FIELDS_MAX = 40;
 const VALUE_MAX = 300;
 
-/** Control characters from the logs would garble a mail client's view; tabs and newlines become spaces. */
+/** Control characters and bidi overrides from the logs would garble or reorder what a mail client shows. */
 function line(s: string): string {
   // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+  return s.replace(/[\u0000-\u001f\u007f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g, ' ');
 }
 
 export function buildEmailText(m: AlertMessage): string {

@@ -96,7 +96,11 @@ export function countOf(m: AlertMessage): number {
 export interface ReportLinkWords {
   /** HTTPS URL of the report for people (the HTML page when there is one). */
   url: string;
-  /** "valid until …" for a pre-signed URL, null for one that does not expire. */
+  /**
+   * "valid until … at the latest" for a pre-signed URL, null for one that does not expire.
+   * At the latest: S3 also refuses it once the credentials that signed it expire, and a
+   * Lambda role's session may end first without the function being told when.
+   */
   lifetime: string | null;
 }
 
@@ -111,7 +115,7 @@ export function reportLinkOf(r: ReportPointer | null): ReportLinkWords | null {
   return {
     url,
     lifetime: r.expiresAt
-      ? `link valid until ${r.expiresAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')}`
+      ? `link valid until ${r.expiresAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')} at the latest`
       : null,
   };
 }

@@ -1,5 +1,10 @@
 // The whole local pipeline, one direction: sources → ingest → facts → analysis → document.
 // The same facts type is what the Lambda ingest writes to S3; here it stays in memory.
+//
+// Nothing fails silently here: an input that cannot be listed or opened (a typo in a
+// path, a refused S3 listing, a file without read permission, an empty prefix) becomes an
+// `InputError` in `summary.inputErrors` with its reason in plain words, and reading goes
+// on with the other inputs; the CLI turns them into a banner and the exit status.
 import { pipeline, Transform } from 'stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { analyzeFacts } from '../analyze';
@@ -8,35 +13,100 @@ import type { AnalysisOptions } from '../analyze/options';
 import { projectRecord } from '../facts/project';
 import { FactStore } from '../facts/store';
 import { ingest, type IngestOptions } from '../ingest';
-import { createIngestStats, type IngestStats } from '../ingest/stats';
-import type { FindingsDocument } from '../model/findings';
+import { createIngestStats, mergeIngestStats, type IngestStats } from '../ingest/stats';
+import type { FindingsDocument, InputError } from '../model/findings';
 import type { SourceObject } from '../sources/types';
 import { clusterForInput, type ClusterPrefix } from '../config/config-file';
 import { compareTimes } from '../analyze/time';
 import { listLocal } from '../sources/local';
+import { describeInputError } from '../sources/input-errors';
+import { dataEndOf, scopeWarnings, operatorUserWarnings } from './checks';
 
 export interface Progress {
-  update(bytesRead: number, records: number): void;
+  /** Stored bytes read so far and events read (every audit event and operator line, kept or not). */
+  update(bytesRead: number, events: number): void;
+  /** A line saying what runs now that reading is over (the analysis, which draws no bar). */
+  phase(text: string): void;
   done(): void;
 }
 
 export interface AnalyzeInputsDeps {
   /** Made on first use of an s3:// input, so local runs never load the AWS SDK at all. */
   s3Client?: () => Promise<S3Client>;
-  /** Called with the bytes the listing holds; returns where to report bytes read and records. */
+  /** Called with the bytes the listing holds; returns where to report bytes and events read. */
   progress?: (totalBytes: number) => Progress;
+  /** What `--input -` reads. */
+  stdin?: NodeJS.ReadableStream;
 }
 
-export async function* listInputs(inputs: string[], deps: AnalyzeInputsDeps): AsyncGenerator<SourceObject> {
+/** The name `--input -` is known by in the findings and messages. */
+export const STDIN_NAME = '(standard input)';
+
+/**
+ * Every object of every input. An input that cannot be listed, or lists nothing, is
+ * recorded in `errors` and the next one is listed: one bad input must not hide the rest.
+ */
+export async function* listInputs(
+  inputs: string[],
+  deps: AnalyzeInputsDeps,
+  errors: InputError[] = [],
+): AsyncGenerator<SourceObject> {
   for (const input of inputs) {
-    if (input.startsWith('s3://')) {
-      if (!deps.s3Client) throw new Error(`no S3 client to read ${input}`);
-      // Loaded on demand: the SDK's start-up cost is a tenth of a second on every local run.
-      const { listS3 } = await import('../aws/s3-source');
-      yield* listS3(await deps.s3Client(), input);
-    } else {
-      yield* listLocal(input);
+    let listed = 0;
+    try {
+      for await (const o of listOne(input, deps)) {
+        listed++;
+        yield o;
+      }
+    } catch (e) {
+      errors.push({ input, reason: describeInputError(e) });
+      continue;
     }
+    if (listed === 0) {
+      errors.push({
+        input,
+        reason: input.startsWith('s3://') ? 'no objects under this prefix' : 'empty folder (no files in it)',
+      });
+    }
+  }
+}
+
+async function* listOne(input: string, deps: AnalyzeInputsDeps): AsyncGenerator<SourceObject> {
+  if (input === '-') {
+    if (!deps.stdin) throw new Error('standard input is not available');
+    const stdin = deps.stdin;
+    yield { name: STDIN_NAME, open: async () => stdin };
+  } else if (input.startsWith('s3://')) {
+    if (!deps.s3Client) throw new Error(`no S3 client to read ${input}`);
+    // Loaded on demand: the SDK's start-up cost is a tenth of a second on every local run.
+    const { listS3 } = await import('../aws/s3-source');
+    yield* listS3(await deps.s3Client(), input);
+  } else {
+    yield* listLocal(input);
+  }
+}
+
+/** Objects whose failed opens are recorded as input errors (and still reach the reader, which counts them). */
+async function* recordingOpens(
+  objects: AsyncIterable<SourceObject>,
+  errors: InputError[],
+  opened: { count: number; failed: number },
+): AsyncGenerator<SourceObject> {
+  for await (const o of objects) {
+    yield {
+      ...o,
+      open: async () => {
+        try {
+          const s = await o.open();
+          opened.count++;
+          return s;
+        } catch (e) {
+          opened.failed++;
+          errors.push({ input: o.name, reason: describeInputError(e) });
+          throw e;
+        }
+      },
+    };
   }
 }
 
@@ -87,57 +157,113 @@ function countingBytes(objects: SourceObject[]): {
   return { objects: wrapped(), bytesRead: () => bytes };
 }
 
+/** How often the bar is fed while reading: a timer, since kept records are rare in noisy logs. */
+const PROGRESS_TICK_MS = 200;
+
 export async function analyzeInputs(
   inputs: string[],
-  opts: AnalysisOptions,
+  opts: PipelineOptions,
   ingestOpts: IngestOptions,
   deps: AnalyzeInputsDeps = {},
 ): Promise<FindingsDocument> {
   const stats = createIngestStats();
   const started = Date.now();
-  let objects: AsyncIterable<SourceObject> = listInputs(inputs, deps);
-  let progress: Progress | undefined;
-  let onRecords: ((records: number) => void) | undefined;
+  const inputErrors: InputError[] = [];
+  const opened = { count: 0, failed: 0 };
+  let objects: AsyncIterable<SourceObject> = listInputs(inputs, deps, inputErrors);
+  let bar: Progress | undefined;
+  let tick: NodeJS.Timeout | undefined;
+  const events = () => stats.audit.read + stats.operator.read;
   if (deps.progress) {
     // Listing first gives the total for the bar; listings are small next to the data.
     const listed: SourceObject[] = [];
     for await (const o of objects) listed.push(o);
-    const bar = deps.progress(listed.reduce((a, o) => a + (o.size ?? 0), 0));
+    const progress = deps.progress(listed.reduce((a, o) => a + (o.size ?? 0), 0));
     const counted = countingBytes(listed);
     objects = counted.objects;
-    onRecords = (n) => bar.update(counted.bytesRead(), n);
-    progress = bar;
+    const feed = () => progress.update(counted.bytesRead(), events());
+    tick = setInterval(feed, PROGRESS_TICK_MS);
+    tick.unref();
+    bar = progress;
+    objects = feedAtEnd(objects, feed);
   }
-  const facts = await collectFacts(objects, stats, ingestOpts, onRecords);
-  progress?.done();
-  const result = analyzeFacts(facts, opts);
-  const fights = findFights(facts, opts);
+  let facts: FactStore;
+  try {
+    facts = await collectFacts(recordingOpens(objects, inputErrors, opened), stats, ingestOpts);
+  } finally {
+    if (tick) clearInterval(tick);
+  }
+  const dataEndsAt = dataEndOf(facts);
+  const scoped = resolveRelativeSince(opts, dataEndsAt);
+  bar?.phase(`analysing ${facts.size.toLocaleString('en-US')} facts…`);
+  const result = analyzeFacts(facts, scoped);
+  const fights = findFights(facts, scoped);
+  const warnings = [...scopeWarnings(facts, scoped), ...operatorUserWarnings(facts, scoped, result)];
+  bar?.done();
   return {
     recreations: result.recreations,
     loops: result.loops,
     fights,
     summary: {
       inputs,
+      inputErrors: dedupeErrors(inputErrors),
+      inputsOpened: opened.count,
+      inputsFailedToOpen: opened.failed,
       ...stats,
       facts: facts.size,
       recreations: result.recreations.length,
       loops: result.loops.length,
       fights: fights.length,
+      dataEndsAt: dataEndsAt ?? null,
+      ...(opts.sinceSeconds !== undefined ? { since: scoped.since ?? null } : {}),
+      warnings,
       seconds: Math.round((Date.now() - started) / 100) / 10,
     },
   };
+}
+
+async function* feedAtEnd(
+  objects: AsyncIterable<SourceObject>,
+  feed: () => void,
+): AsyncGenerator<SourceObject> {
+  yield* objects;
+  feed();
+}
+
+/** A failing file is recorded once, though both its listing and its open may say so. */
+function dedupeErrors(errors: InputError[]): InputError[] {
+  const seen = new Set<string>();
+  return errors.filter((e) => {
+    const k = `${e.input}\u0000${e.reason}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/**
+ * `--since 2h` is relative to the end of the logs (the newest fact read), not to the
+ * clock: an old bundle then shows its own last two hours, and live logs end about now.
+ * The options carry it as `sinceSeconds` until the end is known.
+ */
+export type PipelineOptions = AnalysisOptions & { sinceSeconds?: number };
+
+export function resolveRelativeSince(opts: PipelineOptions, dataEndsAt: string | null): AnalysisOptions {
+  const { sinceSeconds, ...rest } = opts;
+  if (sinceSeconds === undefined || !dataEndsAt) return rest;
+  return { ...rest, since: new Date(Date.parse(dataEndsAt) - sinceSeconds * 1000).toISOString() };
 }
 
 /**
  * Inputs from different Kubernetes clusters are analysed apart: the same namespace,
  * KafkaCluster and broker id can exist in two clusters, and their pods must never pair.
  * Inputs no configured prefix claims form one more group. The summary keeps each
- * cluster's own counts.
+ * cluster's own counts, and adds up what the command line reports.
  */
 export async function analyzeByCluster(
   inputs: string[],
   clusters: ClusterPrefix[] | undefined,
-  opts: AnalysisOptions,
+  opts: PipelineOptions,
   ingestOpts: IngestOptions,
   deps: AnalyzeInputsDeps = {},
 ): Promise<FindingsDocument> {
@@ -147,9 +273,13 @@ export async function analyzeByCluster(
     groups.set(name, [...(groups.get(name) ?? []), input]);
   }
   if (groups.size <= 1 && !clusters?.length) return analyzeInputs(inputs, opts, ingestOpts, deps);
+  const started = Date.now();
   const docs: Array<[string, FindingsDocument]> = [];
   for (const [name, group] of groups) docs.push([name, await analyzeInputs(group, opts, ingestOpts, deps)]);
   const byTime = (a: string, b: string) => compareTimes(a, b);
+  const all = createIngestStats();
+  for (const [, d] of docs) mergeIngestStats(all, d.summary as unknown as IngestStats);
+  const ends = docs.map(([, d]) => d.summary.dataEndsAt).filter((t): t is string => typeof t === 'string');
   return {
     recreations: docs
       .flatMap(([, d]) => d.recreations)
@@ -158,9 +288,18 @@ export async function analyzeByCluster(
     fights: docs.flatMap(([, d]) => d.fights ?? []).sort((a, b) => byTime(a.firstAt, b.firstAt)),
     summary: {
       inputs,
+      inputErrors: docs.flatMap(([, d]) => d.summary.inputErrors ?? []),
+      inputsOpened: docs.reduce((n, [, d]) => n + Number(d.summary.inputsOpened ?? 0), 0),
+      inputsFailedToOpen: docs.reduce((n, [, d]) => n + Number(d.summary.inputsFailedToOpen ?? 0), 0),
+      ...all,
       recreations: docs.reduce((n, [, d]) => n + d.recreations.length, 0),
       loops: docs.reduce((n, [, d]) => n + d.loops.length, 0),
       fights: docs.reduce((n, [, d]) => n + (d.fights?.length ?? 0), 0),
+      dataEndsAt: ends.sort(byTime).pop() ?? null,
+      warnings: docs.flatMap(([name, d]) =>
+        ((d.summary.warnings as string[] | undefined) ?? []).map((w) => (name ? `${name}: ${w}` : w)),
+      ),
+      seconds: Math.round((Date.now() - started) / 100) / 10,
       clusters: Object.fromEntries(docs.map(([name, d]) => [name || '(unassigned)', d.summary])),
     },
   };

@@ -1,6 +1,6 @@
 // Text helpers shared by the table, Markdown and HTML views, so the three agree on how a
 // time, a period, a broker or a field value is written.
-import type { Fight, FindingsDocument, Loop, Recreation } from '../model/findings';
+import type { Fight, FindingsDocument, InputError, Loop, Recreation } from '../model/findings';
 import { CLASS_ORDER } from './colors';
 export { fightKey, fightLabel } from '../fights/key';
 
@@ -296,4 +296,175 @@ export function classesPresent(counts: ReadonlyMap<string, number>): string[] {
     ...CLASS_ORDER.filter((c) => counts.has(c)),
     ...[...counts.keys()].filter((c) => !(CLASS_ORDER as readonly string[]).includes(c)),
   ];
+}
+
+/** `1.50 KiB`, `3.00 GiB`: binary units, as the progress bar and the summaries print them. */
+export function formatBytes(n: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let v = Math.max(0, n);
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return u === 0 ? `${Math.round(v)} B` : `${v.toFixed(v < 10 ? 2 : 1)} ${units[u]}`;
+}
+
+/** The inputs that could not be listed or opened, as the document carries them. */
+export function inputErrorsOf(doc: FindingsDocument): InputError[] {
+  const errors = doc.summary?.inputErrors;
+  return Array.isArray(errors)
+    ? errors.filter(
+        (e): e is InputError => !!e && typeof e.input === 'string' && typeof e.reason === 'string',
+      )
+    : [];
+}
+
+/** Settings that matched nothing, or an operator user that never created a broker pod. */
+export function warningsOf(doc: FindingsDocument): string[] {
+  const w = doc.summary?.warnings;
+  return Array.isArray(w) ? w.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/**
+ * The end of the logs that `active` is relative to: `summary.dataEndsAt` when the
+ * pipeline wrote it, else the latest deletion the loops mention.
+ */
+export function dataEndOf(doc: FindingsDocument, loops: readonly Loop[] = doc.loops): string | null {
+  const end = doc.summary?.dataEndsAt;
+  if (typeof end === 'string' && parseTime(end) !== null) return end;
+  let best: string | null = null;
+  for (const l of loops)
+    if (best === null || (parseTime(l.lastAt) ?? 0) > (parseTime(best) ?? 0)) best = l.lastAt;
+  return best;
+}
+
+export interface RecommendationGroup {
+  recommendation: string;
+  loops: Loop[];
+}
+
+/** Loops by their recommendation text, so each distinct advice is given once, in first-seen order. */
+export function recommendationGroups(loops: readonly Loop[]): RecommendationGroup[] {
+  const groups = new Map<string, RecommendationGroup>();
+  for (const l of loops) {
+    const text = l.recommendation || '—';
+    let g = groups.get(text);
+    if (!g) {
+      g = { recommendation: text, loops: [] };
+      groups.set(text, g);
+    }
+    g.loops.push(l);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * A contract path shortened to `max` characters, keeping what identifies it: first the
+ * list keys lose their `name=` (`containers[kafka]`), then middle segments give way to
+ * `…` one at a time, keeping the first and the last (the field itself); a last segment
+ * longer than the room is cut in the middle.
+ */
+export function shortenPath(path: string, max: number): string {
+  if ([...path].length <= max) return path;
+  const short = path.replace(/\[name=([^\]]*)\]/g, '[$1]');
+  if ([...short].length <= max) return short;
+  const segments = short.match(/(?:[^.[\]"]|\[[^\]]*\]|"[^"]*")+/g) ?? [short];
+  if (segments.length > 2) {
+    for (let keep = segments.length - 2; keep >= 0; keep--) {
+      const tail = segments.slice(segments.length - keep - 1);
+      const candidate = `${segments[0]}.….${tail.join('.')}`;
+      if ([...candidate].length <= max) return candidate;
+    }
+    return truncateMiddle(`…${segments[segments.length - 1]}`, max);
+  }
+  return truncateMiddle(short, max);
+}
+
+/**
+ * What was read, in words, for the document views' Inputs section: counts, then each
+ * place something was skipped, failed or was not a log (the first few; JSON has all).
+ */
+export function inputFacts(doc: FindingsDocument, inputs?: string[]): Array<[string, string]> {
+  const s = (doc.summary ?? {}) as Record<string, unknown>;
+  const rows: Array<[string, string]> = [];
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+  const obj = (v: unknown) => (v && typeof v === 'object' ? (v as Record<string, unknown>) : {});
+  const given = inputs?.length ? inputs : Array.isArray(s.inputs) ? (s.inputs as unknown[]).map(String) : [];
+  if (given.length) rows.push(['inputs', given.join(', ')]);
+  const files = obj(s.files);
+  const bytes = obj(s.bytes);
+  if (files.read !== undefined) {
+    const unpacked =
+      num(bytes.decompressed) > num(bytes.read) ? ` (${formatBytes(num(bytes.decompressed))} unpacked)` : '';
+    rows.push(['read', `${plural(num(files.read), 'file')}, ${formatBytes(num(bytes.read))}${unpacked}`]);
+  }
+  const audit = obj(s.audit);
+  const operator = obj(s.operator);
+  if (s.audit !== undefined || s.operator !== undefined) {
+    const formats = Object.entries(obj(s.records))
+      .map(([k, v]) => `${k} ${formatCount(num(v))}`)
+      .join(' · ');
+    rows.push([
+      'events',
+      `${plural(num(audit.read), 'audit event')}, ${plural(num(operator.read), 'operator line')}${formats ? ` (${formats})` : ''}`,
+    ]);
+  }
+  if (s.facts !== undefined) {
+    const dupes = num(obj(s.dedupe).duplicates);
+    rows.push([
+      'kept',
+      `${plural(num(s.facts), 'fact')}${dupes ? `; ${plural(dupes, 'duplicate event')} dropped` : ''}`,
+    ]);
+  }
+  const skipped = Object.entries(obj(s.skipped)).filter(([, v]) => num(v) > 0);
+  const details = Array.isArray(s.details) ? (s.details as Array<Record<string, unknown>>) : [];
+  // Places inside a folder given as input are written relative to it: the inputs row says which.
+  const folders = given.filter((g) => g !== '-').map((g) => (g.endsWith('/') ? g : `${g}/`));
+  const rel = (source: unknown) => {
+    const text = String(source);
+    const folder = folders.find((f) => text.startsWith(f) && text.length > f.length);
+    return folder ? text.slice(folder.length) : text;
+  };
+  const where = (d: Record<string, unknown>) =>
+    `${rel(d.source)}${num(d.line) > 0 ? `:${num(d.line)}` : ''}${d.note ? ` (${String(d.note)})` : ''}`;
+  const some = (list: string[], max = 5) =>
+    list.length > max
+      ? `${list.slice(0, max).join('; ')}; and ${list.length - max} more (see --format json)`
+      : list.join('; ');
+  if (skipped.length) {
+    const lines = details.filter((d) => num(d.line) > 0).map((d) => `${where(d)} ${String(d.reason)}`);
+    rows.push([
+      'skipped',
+      `${skipped.map(([k, v]) => `${formatCount(num(v))} ${k}`).join(', ')}${lines.length ? ` — ${some(lines, 3)}` : ''}`,
+    ]);
+  }
+  const damaged = details
+    .filter(
+      (d) => num(d.line) === 0 && ['gzip-truncated', 'gzip-corrupt', 'read-error'].includes(String(d.reason)),
+    )
+    .map((d) => `${rel(d.source)}: ${String(d.reason)}`);
+  if (damaged.length) rows.push(['read in part', some(damaged)]);
+  const foreign = details.filter((d) => d.reason === 'foreign-file').map((d) => rel(d.source));
+  if (num(files.foreign))
+    rows.push(['not logs', some(foreign.length ? foreign : [`${num(files.foreign)} file(s)`])]);
+  const errors = inputErrorsOf(doc);
+  if (errors.length)
+    rows.push([
+      'failed',
+      some(
+        errors.map((e) => `${e.input}: ${e.reason}`),
+        10,
+      ),
+    ]);
+  const end = typeof s.dataEndsAt === 'string' ? s.dataEndsAt : null;
+  if (end) rows.push(['logs end', `${formatTimestamp(end)} UTC`]);
+  if (typeof s.since === 'string') rows.push(['since', `${formatTimestamp(s.since)} UTC`]);
+  if (s.clusters && typeof s.clusters === 'object')
+    rows.push(['clusters', Object.keys(obj(s.clusters)).join(', ')]);
+  if (s.files === undefined || typeof s.files !== 'object') {
+    // A document from elsewhere, in a shape of its own: list it as it is.
+    rows.push(...summaryRows(Object.fromEntries(Object.entries(s).filter(([k]) => k !== 'inputs')), 40));
+  }
+  return rows;
 }

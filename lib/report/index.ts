@@ -19,6 +19,8 @@ export interface RenderOptions {
   generatedAt?: string;
   /** Where the HTML report will live, linked from the Markdown (http/https only). */
   reportUrl?: string;
+  /** Columns the table view fits (the terminal's width); others ignore it. */
+  width?: number;
 }
 
 export function isReportFormat(value: string): value is ReportFormat {

@@ -4,12 +4,19 @@
 // extras never leak into what the checks and other tools parse.
 import type { FieldChange, Fight, FindingsDocument, Loop, Recreation } from '../model/findings';
 
+/** Names the document for tools that read it (findings-contract.md); bumped only on a breaking change. */
+export const FINDINGS_SCHEMA = 'koperator-audit/findings';
+export const FINDINGS_VERSION = 1;
+
 export function renderJson(doc: FindingsDocument): string {
   const ordered = {
+    schema: FINDINGS_SCHEMA,
+    version: FINDINGS_VERSION,
     recreations: doc.recreations.map(orderRecreation),
     loops: doc.loops.map(orderLoop),
     fights: (doc.fights ?? []).map(orderFight),
-    summary: doc.summary,
+    // inputErrors always present too: an empty list is the all-clear, a missing key is not.
+    summary: { ...doc.summary, inputErrors: doc.summary.inputErrors ?? [] },
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }

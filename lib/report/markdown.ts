@@ -22,8 +22,13 @@ import {
   fightLabel,
   fightParties,
   sortFights,
-  summaryRows,
   verdictOf,
+  dataEndOf,
+  inputErrorsOf,
+  inputFacts,
+  recommendationGroups,
+  warningsOf,
+  type RecommendationGroup,
 } from './format';
 import { escapeHtml } from './html/escape';
 
@@ -38,6 +43,8 @@ const SUMMARY_ROWS = 60;
 export function renderMarkdown(doc: FindingsDocument, opts: MarkdownRenderOptions): string {
   const out: string[] = [];
   out.push('# Broker pod recreations', '');
+  // Failed inputs first: a report of part of the logs must not read as one of all of them.
+  out.push(...banner(doc));
   out.push(overview(doc), '');
   const meta = metaLine(opts);
   if (meta) out.push(meta, '');
@@ -47,7 +54,22 @@ export function renderMarkdown(doc: FindingsDocument, opts: MarkdownRenderOption
   const loops = sortLoops(doc.loops);
   out.push(`## Loops (${loops.length})`, '');
   if (loops.length === 0) out.push('No broker was re-created in a loop.', '');
-  else out.push(...loopTable(loops), '');
+  else {
+    const end = dataEndOf(doc, loops);
+    if (loops.some((l) => l.active) && end)
+      out.push(
+        `**active** = still looping at the end of the logs, ${mdText(formatTimestamp(end))} UTC (the newest event read, not now).`,
+        '',
+      );
+    const groups = recommendationGroups(loops);
+    out.push(...loopTable(loops, groups), '');
+    out.push('### What to do', '');
+    groups.forEach((g, i) => {
+      const brokers = [...new Set(g.loops.map(brokerLabel))];
+      out.push(`${i + 1}. **${brokers.map(mdText).join(', ')}**: ${mdText(g.recommendation)}`);
+    });
+    out.push('');
+  }
 
   const fights = sortFights(doc.fights ?? []);
   out.push(`## Fights (${fights.length})`, '');
@@ -66,6 +88,28 @@ export function renderMarkdown(doc: FindingsDocument, opts: MarkdownRenderOption
   out.push('## Inputs', '');
   out.push(...summaryTable(doc, opts), '');
   return `${out.join('\n').trimEnd()}\n`;
+}
+
+function banner(doc: FindingsDocument): string[] {
+  const errors = inputErrorsOf(doc);
+  const out: string[] = [];
+  if (errors.length) {
+    const none = Number(doc.summary.inputsOpened ?? 1) === 0;
+    out.push(
+      none
+        ? `> [!CAUTION]\n> **No input could be read** (${plural(errors.length, 'input')} failed): this is not an all-clear.`
+        : `> [!WARNING]\n> **${plural(errors.length, 'input')} could not be read**: this report covers only the rest.`,
+    );
+    for (const e of errors) out.push(`> - ${mdCode(e.input)}: ${mdText(e.reason)}`);
+    out.push('');
+  }
+  const warnings = warningsOf(doc);
+  if (warnings.length) {
+    out.push('> [!NOTE]');
+    for (const w of warnings) out.push(`> - ${mdText(w)}`);
+    out.push('');
+  }
+  return out;
 }
 
 function overview(doc: FindingsDocument): string {
@@ -130,7 +174,7 @@ function classLabel(c: string): string {
   return `${classStyle(c).emoji} ${mdText(c)}`;
 }
 
-function loopTable(loops: Loop[]): string[] {
+function loopTable(loops: Loop[], groups: RecommendationGroup[]): string[] {
   const rows = loops.map((l) =>
     row([
       mdText(brokerLabel(l)),
@@ -141,7 +185,8 @@ function loopTable(loops: Loop[]): string[] {
       l.active ? '**active**' : 'ended',
       l.fields.length ? l.fields.map(mdCode).join('<br>') : '—',
       l.mutators.length ? l.mutators.map(mdCode).join('<br>') : '—',
-      l.recommendation ? mdText(l.recommendation) : '—',
+      // Each distinct recommendation is written once, under the table.
+      String(groups.findIndex((g) => g.loops.includes(l)) + 1),
     ]),
   );
   return [
@@ -154,7 +199,7 @@ function loopTable(loops: Loop[]): string[] {
       'active',
       'fields',
       'mutators',
-      'recommendation',
+      'what to do',
     ]),
     '|---|---|--:|--:|---|---|---|---|---|',
     ...rows,
@@ -215,7 +260,10 @@ function fieldDiff(r: Recreation): string {
 function summaryTable(doc: FindingsDocument, opts: MarkdownRenderOptions): string[] {
   const out = [row(['', '']), '|---|---|'];
   if (opts.inputs?.length) out.push(row(['inputs', opts.inputs.map(mdCode).join('<br>')]));
-  for (const [k, v] of summaryRows(doc.summary, SUMMARY_ROWS)) out.push(row([mdText(k), mdText(v)]));
+  for (const [k, v] of inputFacts(doc).slice(0, SUMMARY_ROWS)) {
+    if (k === 'inputs' && opts.inputs?.length) continue;
+    out.push(row([mdText(k), mdText(v)]));
+  }
   return out.length > 2 ? out : ['No input summary.'];
 }
 

@@ -1,12 +1,20 @@
-// The terminal view: what someone on call reads first. Loops lead because a loop is
-// the restart storm they are chasing; recreations follow per broker so one broker's
-// history reads top to bottom; the input summary closes so skipped files are noticed.
+// The terminal view: what someone on call reads first. Inputs that could not be read lead,
+// so a partial report never passes for a whole one; then loops, because a loop is the
+// restart storm they are chasing, with each distinct recommendation once; then the
+// recreations per broker, so one broker's history reads top to bottom; the input summary
+// closes so skipped files are noticed.
+//
+// Everything fits `width` columns (the terminal's): a table whose columns would not fit
+// becomes one block per row, long paths are shortened in the middle at a segment
+// boundary, and long text (fields, mutators, recommendations) goes on its own indented,
+// wrapped lines instead of a column of its own.
 import type { Fight, FindingsDocument, Loop, Recreation } from '../model/findings';
 import { SGR, classStyle, paint } from './colors';
 import {
+  brokerLabel,
   classesPresent,
   countByClass,
-  flattenSummary,
+  formatCount,
   formatDuration,
   formatRange,
   formatTimestamp,
@@ -18,15 +26,21 @@ import {
   fightLabel,
   fightParties,
   sortFights,
-  brokerLabel,
   truncate,
   truncateMiddle,
+  inputErrorsOf,
+  recommendationGroups,
+  dataEndOf,
+  warningsOf,
+  shortenPath,
+  inputFacts,
 } from './format';
 import {
   cell,
   layoutTextTable,
-  renderTextTable,
   sanitizeForTerminal,
+  visibleWidth,
+  wrap,
   type Cell,
   type Column,
   type TableOptions,
@@ -37,86 +51,65 @@ export interface TableRenderOptions {
   inputs?: string[];
   generatedAt?: string;
   reportUrl?: string;
+  /** Columns to fit; default 100 (the CLI passes the terminal's width). */
+  width?: number;
 }
 
-/** Field values are often whole affinity blocks; the terminal gets a glimpse, the HTML the rest. */
+export const DEFAULT_TABLE_WIDTH = 100;
 const VALUE_WIDTH = 24;
-const PATH_WIDTH = 56;
-const SUMMARY_ROWS = 40;
 
 export function renderTable(doc: FindingsDocument, opts: TableRenderOptions): string {
   const { color } = opts;
+  const width = Math.max(40, opts.width ?? DEFAULT_TABLE_WIDTH);
   const out: string[] = [];
   const title = (text: string): void => {
     out.push(paint(text, SGR.bold, color));
   };
 
-  title(headline(doc));
-  const legend = legendLine(doc, color);
-  if (legend) out.push(legend);
+  out.push(...banner(doc, width, color));
+  for (const l of hanging(headline(doc), '  ', width)) title(l);
+  out.push(...legendLines(doc, width, color));
   out.push('');
 
   const loops = sortLoops(doc.loops);
-  title(`Loops (${loops.length})`);
+  title(`Loops (${formatCount(loops.length)})`);
   if (loops.length === 0) out.push('  No broker was re-created in a loop.');
-  else
-    out.push(
-      ...renderTextTable(
-        LOOP_COLUMNS,
-        loops.map((l) => loopRow(l)),
-        tableOpts(color, '  '),
-      ),
-    );
+  else out.push(...loopLines(doc, loops, width, color));
   out.push('');
 
   // Other controllers fighting (fights.md), beside koperator's loops: the same kind of storm.
   const fights = sortFights(doc.fights ?? []);
-  title(`Fights (${fights.length})`);
+  title(`Fights (${formatCount(fights.length)})`);
   if (fights.length === 0) out.push('  No controller fights a webhook, an autoscaler or another writer.');
-  else
-    out.push(
-      ...renderTextTable(
-        FIGHT_COLUMNS,
-        fights.map((f) => fightRow(f)),
-        tableOpts(color, '  '),
-      ),
-    );
+  else out.push(...fightLines(fights, width, color));
   out.push('');
 
-  title(`Recreations (${doc.recreations.length})`);
-  out.push(...recreationLines(doc.recreations, color), '');
+  title(`Recreations (${formatCount(doc.recreations.length)})`);
+  out.push(...recreationLines(doc.recreations, width, color), '');
 
   title('Inputs');
-  out.push(...summaryLines(doc, opts));
+  out.push(...summaryLines(doc, opts, width));
   return `${out.join('\n')}\n`;
 }
 
-/**
- * One table for all brokers, so columns line up down the whole listing, with a heading
- * line before each broker's rows.
- */
-function recreationLines(recreations: readonly Recreation[], color: boolean): string[] {
-  const groups = groupByBroker(recreations);
-  if (groups.length === 0) return ['  No broker pod was deleted in the data read.'];
-  const layout = layoutTextTable(
-    RECREATION_COLUMNS,
-    groups.flatMap((g) => g.recreations.map(recreationRow)),
-    tableOpts(color, '    '),
-  );
-  const out = [...layout.head];
-  let next = 0;
-  for (const g of groups) {
-    if (g !== groups[0]) out.push('');
-    out.push(
-      `  ${paint(sanitizeForTerminal(g.label), SGR.bold, color)}  ${paint(plural(g.recreations.length, 'recreation'), SGR.dim, color)}`,
-    );
-    for (const _ of g.recreations) out.push(...layout.rows[next++]);
+/** Failed inputs and warnings, above everything else. */
+function banner(doc: FindingsDocument, width: number, color: boolean): string[] {
+  const errors = inputErrorsOf(doc);
+  const warnings = warningsOf(doc);
+  const out: string[] = [];
+  if (errors.length) {
+    const none = Number(doc.summary.inputsOpened ?? 1) === 0;
+    const head = none
+      ? `NO INPUT COULD BE READ (${plural(errors.length, 'input')} failed): this is not an all-clear`
+      : `${plural(errors.length, 'INPUT')} COULD NOT BE READ: this report covers only the rest`;
+    out.push(paint(fit(`!! ${head}`, width), `${SGR.bold};${SGR.red}`, color));
+    for (const e of errors) out.push(...hanging(`   ${e.input}: ${e.reason}`, '      ', width));
+    out.push('');
   }
+  for (const w of warnings)
+    out.push(...hanging(`!  warning: ${w}`, '     ', width).map((l) => paint(l, '33', color)));
+  if (warnings.length) out.push('');
   return out;
-}
-
-function tableOpts(color: boolean, indent: string): TableOptions {
-  return { color, indent, headerSgr: SGR.bold };
 }
 
 function headline(doc: FindingsDocument): string {
@@ -127,116 +120,349 @@ function headline(doc: FindingsDocument): string {
   );
 }
 
-/** Only the classes present, in legend order, with their counts: the colour key for the rows below. */
-function legendLine(doc: FindingsDocument, color: boolean): string {
+/** Only the classes present, in legend order, with their counts, wrapped to the width. */
+function legendLines(doc: FindingsDocument, width: number, color: boolean): string[] {
   const counts = countByClass(doc.recreations);
-  const parts = classesPresent(counts).map(
-    (c) => `${paint(sanitizeForTerminal(c), classStyle(c).ansi, color)} ${counts.get(c)}`,
-  );
-  return parts.length ? `  ${parts.join('  ·  ')}` : '';
+  const items = classesPresent(counts).map((c) => ({
+    plain: `${sanitizeForTerminal(c)} ${counts.get(c)}`,
+    painted: `${paint(sanitizeForTerminal(c), classStyle(c).ansi, color)} ${counts.get(c)}`,
+  }));
+  const lines: string[] = [];
+  let plainLine = '';
+  let paintedLine = '';
+  for (const it of items) {
+    const sep = plainLine ? '  ·  ' : '  ';
+    if (plainLine && visibleWidth(plainLine + sep + it.plain) >= width) {
+      lines.push(paintedLine);
+      plainLine = '';
+      paintedLine = '';
+    }
+    const s = plainLine ? '  ·  ' : '  ';
+    plainLine += s + it.plain;
+    paintedLine += s + it.painted;
+  }
+  if (plainLine) lines.push(paintedLine);
+  return lines;
 }
 
+// --- loops ------------------------------------------------------------------------------
+
 const LOOP_COLUMNS: Column[] = [
-  { header: 'broker', maxWidth: 36 },
+  { header: 'broker', maxWidth: 40 },
   { header: 'class' },
   { header: 'count', align: 'right' },
   { header: 'period', align: 'right' },
   { header: 'first → last (UTC)' },
-  { header: 'active' },
-  { header: 'fields', maxWidth: PATH_WIDTH },
-  { header: 'mutators', maxWidth: 40 },
-  { header: 'recommendation', maxWidth: 44 },
+  { header: 'state' },
 ];
 
-function loopRow(l: Loop): Cell[] {
+function loopRow(l: Loop, note: string): Cell[] {
   return [
     cell(brokerLabel(l)),
     classCell(l.classification),
-    cell(String(l.count), SGR.bold),
+    cell(formatCount(l.count), SGR.bold),
     cell(formatDuration(l.periodSeconds)),
     cell(formatRange(l.firstAt, l.lastAt)),
-    l.active ? cell('ACTIVE', `${SGR.bold};${SGR.red}`) : cell('ended', SGR.dim),
-    cell(l.fields.length ? l.fields : ['—']),
-    cell(l.mutators.length ? l.mutators : ['—']),
-    cell(l.recommendation || '—'),
+    l.active ? cell(`ACTIVE${note}`, `${SGR.bold};${SGR.red}`) : cell(`ended${note}`, SGR.dim),
   ];
 }
+
+function loopLines(doc: FindingsDocument, loops: Loop[], width: number, color: boolean): string[] {
+  const groups = recommendationGroups(loops);
+  const refOf = new Map<Loop, string>();
+  groups.forEach((g, i) => g.loops.forEach((l) => refOf.set(l, groups.length > 1 ? ` [${i + 1}]` : '')));
+  const out: string[] = [];
+  const end = dataEndOf(doc, loops);
+  if (loops.some((l) => l.active) && end) {
+    out.push(
+      ...hanging(
+        `  ACTIVE = still looping at the end of the logs, ${formatTimestamp(end)} UTC (the newest event read, not now)`,
+        '    ',
+        width,
+      ).map((l) => paint(l, SGR.dim, color)),
+    );
+  }
+  const layout = layoutTextTable(
+    LOOP_COLUMNS,
+    loops.map((l) => loopRow(l, refOf.get(l) ?? '')),
+    tableOpts(color, '  '),
+  );
+  const fitsTable = layout.widest <= width;
+  if (fitsTable) out.push(...layout.head);
+  let previous: Loop | undefined;
+  loops.forEach((l, i) => {
+    if (fitsTable) out.push(...layout.rows[i]);
+    else out.push(...loopBlock(l, refOf.get(l) ?? '', width, color));
+    // A broker's loops usually share their fields and mutators: say them once per run of equals.
+    const sameAsBefore =
+      previous !== undefined &&
+      brokerLabel(previous) === brokerLabel(l) &&
+      previous.fields.join('\n') === l.fields.join('\n') &&
+      previous.mutators.join('\n') === l.mutators.join('\n');
+    if (!sameAsBefore) {
+      if (l.fields.length) out.push(...labelled('fields', l.fields, width, color));
+      if (l.mutators.length) out.push(...labelled('by', l.mutators, width, color));
+    }
+    previous = l;
+  });
+  out.push('', paint('  What to do', SGR.bold, color));
+  groups.forEach((g, i) => {
+    const ref = groups.length > 1 ? `[${i + 1}] ` : '';
+    const who = g.loops.length === 1 ? brokerLabel(g.loops[0]) : brokerList(g.loops);
+    out.push(...hanging(`  ${ref}${who}: ${g.recommendation}`, '      ', width));
+  });
+  return out;
+}
+
+/** `a, b and 3 more` by broker, for the loops one recommendation answers. */
+function brokerList(loops: Loop[]): string {
+  const brokers = [...new Set(loops.map(brokerLabel))];
+  const head = brokers.slice(0, 4).join(', ');
+  const runs = loops.length > brokers.length ? ` (${plural(loops.length, 'loop')})` : '';
+  return brokers.length > 4 ? `${head} and ${brokers.length - 4} more brokers${runs}` : `${head}${runs}`;
+}
+
+/** A loop as two lines when the table is wider than the terminal. */
+function loopBlock(l: Loop, note: string, width: number, color: boolean): string[] {
+  const state = l.active
+    ? paint(`ACTIVE${note}`, `${SGR.bold};${SGR.red}`, color)
+    : paint(`ended${note}`, SGR.dim, color);
+  const tail = `  ACTIVE${note}  ${l.classification}`;
+  const label = truncate(sanitizeForTerminal(brokerLabel(l)), Math.max(10, width - 3 - visibleWidth(tail)));
+  return [
+    `  ${paint(label, SGR.bold, color)}  ${state}  ${paint(sanitizeForTerminal(l.classification), classStyle(l.classification).ansi, color)}`,
+    fit(
+      `    ${formatCount(l.count)} recreations every ${formatDuration(l.periodSeconds)}, ${formatRange(l.firstAt, l.lastAt)} UTC`,
+      width,
+    ),
+  ];
+}
+
+/** `      fields  a` then further values aligned under the first, each shortened to fit. */
+function labelled(label: string, values: string[], width: number, color: boolean): string[] {
+  const indent = '      ';
+  const head = `${indent}${label.padEnd(8)}`;
+  const room = Math.max(10, width - visibleWidth(head) - 1);
+  return values.map(
+    (v, i) =>
+      (i === 0 ? paint(head, SGR.dim, color) : ' '.repeat(visibleWidth(head))) +
+      sanitizeForTerminal(label === 'fields' ? shortenPath(v, room) : truncateMiddle(v, room)),
+  );
+}
+
+// --- fights ------------------------------------------------------------------------------
 
 const FIGHT_COLUMNS: Column[] = [
   { header: 'kind' },
   { header: 'object', maxWidth: 48 },
-  { header: 'writers / webhooks', maxWidth: 48 },
   { header: 'count', align: 'right' },
   { header: 'period', align: 'right' },
   { header: 'first → last (UTC)' },
-  { header: 'active' },
-  { header: 'fields', maxWidth: PATH_WIDTH },
-  { header: 'recommendation', maxWidth: 44 },
+  { header: 'state' },
 ];
 
 function fightRow(f: Fight): Cell[] {
   return [
     cell(f.kind, SGR.bold),
     cell(fightLabel(f)),
-    cell(fightParties(f)),
-    cell(String(f.count), SGR.bold),
+    cell(formatCount(f.count), SGR.bold),
     cell(formatDuration(f.periodSeconds)),
     cell(formatRange(f.firstAt, f.lastAt)),
     f.active ? cell('ACTIVE', `${SGR.bold};${SGR.red}`) : cell('ended', SGR.dim),
-    cell(
-      f.fields.length ? f.fields.map((p) => truncateMiddle(p, PATH_WIDTH)) : ['(Metadata level: not logged)'],
-    ),
-    cell(f.recommendation || '—'),
   ];
 }
 
+/** The fights as loops are shown: a row each, its fields and parties under it, then what to do. */
+function fightLines(fights: Fight[], width: number, color: boolean): string[] {
+  const out: string[] = [];
+  const layout = layoutTextTable(FIGHT_COLUMNS, fights.map(fightRow), tableOpts(color, '  '));
+  const fitsTable = layout.widest <= width;
+  if (fitsTable) out.push(...layout.head);
+  fights.forEach((f, i) => {
+    if (fitsTable) out.push(...layout.rows[i]);
+    else {
+      const state = f.active
+        ? paint('ACTIVE', `${SGR.bold};${SGR.red}`, color)
+        : paint('ended', SGR.dim, color);
+      const tail = `  ACTIVE  ${f.kind}`;
+      const label = truncate(
+        sanitizeForTerminal(fightLabel(f)),
+        Math.max(10, width - 3 - visibleWidth(tail)),
+      );
+      out.push(
+        `  ${paint(label, SGR.bold, color)}  ${state}  ${f.kind}`,
+        fit(
+          `    ${formatCount(f.count)} cycles every ${formatDuration(f.periodSeconds)}, ${formatRange(f.firstAt, f.lastAt)} UTC`,
+          width,
+        ),
+      );
+    }
+    out.push(
+      ...labelled('fields', f.fields.length ? f.fields : ['(Metadata level: not logged)'], width, color),
+    );
+    out.push(...labelled('by', fightParties(f), width, color));
+  });
+  out.push('', paint('  What to do', SGR.bold, color));
+  for (const f of fights) out.push(...hanging(`  ${fightLabel(f)}: ${f.recommendation}`, '      ', width));
+  return out;
+}
+
+// --- recreations ------------------------------------------------------------------------
+
 const RECREATION_COLUMNS: Column[] = [
   { header: 'time (UTC)' },
-  { header: 'deleted pod → created pod' },
   { header: 'class' },
-  { header: 'field' },
-  { header: 'from → to' },
-  { header: 'by' },
+  { header: 'deleted pod → created pod' },
   { header: 'deleted by' },
 ];
 
 function recreationRow(r: Recreation): Cell[] {
-  const created = r.createdPod ? r.createdPod.name : '(none)';
-  // One line per field in both the fields and the by column, so each `by` sits beside its field.
-  const paths = r.fields.map((f) => truncateMiddle(f.path, PATH_WIDTH));
-  const changes = r.fields.map(
-    (f) => `${truncate(formatValue(f.from), VALUE_WIDTH)} → ${truncate(formatValue(f.to), VALUE_WIDTH)}`,
-  );
   return [
     cell(formatTimestamp(r.deletedPod.deletedAt)),
-    cell(`${r.deletedPod.name} → ${created}`),
     classCell(r.classification),
-    paths.length ? cell(paths) : cell('—', SGR.dim),
-    cell(changes),
-    cell(r.fields.length ? r.fields.map((f) => f.by ?? '?') : ['']),
+    cell(`${r.deletedPod.name} → ${r.createdPod ? r.createdPod.name : '(none)'}`),
     cell(r.deletedPod.deletedBy ?? '?'),
   ];
+}
+
+/**
+ * One table for all brokers, so columns line up down the whole listing, with a heading
+ * line before each broker's rows and each field on its own line under its recreation.
+ */
+function recreationLines(recreations: readonly Recreation[], width: number, color: boolean): string[] {
+  const groups = groupByBroker(recreations);
+  if (groups.length === 0) return ['  No broker pod was deleted in the data read.'];
+  const layout = layoutTextTable(
+    RECREATION_COLUMNS,
+    groups.flatMap((g) => g.recreations.map(recreationRow)),
+    tableOpts(color, '    '),
+  );
+  const fitsTable = layout.widest <= width;
+  const out = fitsTable ? [...layout.head] : [];
+  let next = 0;
+  for (const g of groups) {
+    if (g !== groups[0]) out.push('');
+    out.push(
+      `  ${paint(sanitizeForTerminal(truncate(g.label, width - 20)), SGR.bold, color)}  ${paint(plural(g.recreations.length, 'recreation'), SGR.dim, color)}`,
+    );
+    for (const r of g.recreations) {
+      if (fitsTable) out.push(...layout.rows[next]);
+      else out.push(...recreationBlock(r, width, color));
+      next++;
+      out.push(...fieldLines(r, width, color));
+    }
+  }
+  return out;
+}
+
+function recreationBlock(r: Recreation, width: number, color: boolean): string[] {
+  const pods = `${r.deletedPod.name} → ${r.createdPod ? r.createdPod.name : '(none)'}`;
+  return [
+    `    ${formatTimestamp(r.deletedPod.deletedAt)}  ${paint(sanitizeForTerminal(r.classification), classStyle(r.classification).ansi, color)}`,
+    ...besideOrUnder(
+      `      ${sanitizeForTerminal(pods)}`,
+      `by ${sanitizeForTerminal(r.deletedPod.deletedBy ?? '?')}`,
+      '        ',
+      width,
+    ),
+  ];
+}
+
+/**
+ * `path  from → to  by who` on one line when it fits; otherwise the change, then `by`, move
+ * to lines of their own under the path, which keeps as much of itself as the width allows.
+ */
+function fieldLines(r: Recreation, width: number, color: boolean): string[] {
+  const indent = '        ';
+  const under = `${indent}  `;
+  const out: string[] = [];
+  for (const f of r.fields) {
+    const change = sanitizeForTerminal(
+      `${truncate(formatValue(f.from), VALUE_WIDTH)} → ${truncate(formatValue(f.to), VALUE_WIDTH)}`,
+    );
+    const by = f.by ? `by ${sanitizeForTerminal(f.by)}` : '';
+    const full = `${indent}${sanitizeForTerminal(f.path)}  ${change}`;
+    if (visibleWidth(full) < width) {
+      if (!by) out.push(full);
+      else if (visibleWidth(full) + 2 + visibleWidth(by) < width)
+        out.push(`${full}  ${paint(by, SGR.dim, color)}`);
+      else out.push(full, paint(fit(`${under}${by}`, width), SGR.dim, color));
+      continue;
+    }
+    out.push(`${indent}${sanitizeForTerminal(shortenPath(f.path, width - 1 - indent.length))}`);
+    out.push(fit(`${under}${change}`, width));
+    if (by) out.push(paint(fit(`${under}${by}`, width), SGR.dim, color));
+  }
+  return out;
+}
+
+function tableOpts(color: boolean, indent: string): TableOptions {
+  return { color, indent, headerSgr: SGR.bold };
 }
 
 function classCell(c: string): Cell {
   return cell(c, classStyle(c).ansi);
 }
 
-function summaryLines(doc: FindingsDocument, opts: TableRenderOptions): string[] {
-  const { rows, omitted } = flattenSummary(doc.summary, SUMMARY_ROWS);
-  const keyWidth = Math.max(9, ...rows.map(([k]) => [...k].length));
+// --- inputs -----------------------------------------------------------------------------
+
+function summaryLines(doc: FindingsDocument, opts: TableRenderOptions, width: number): string[] {
+  const rows = inputFacts(doc, opts.inputs);
+  if (rows.length === 0 && !opts.generatedAt) return ['  (no input summary)'];
+  const keyWidth = Math.max(9, ...rows.map(([k]) => visibleWidth(k)));
   const lines: string[] = [];
   const kv = (k: string, v: string): void => {
+    const head = `  ${k.padEnd(keyWidth)}  `;
+    const body = proseWrap(sanitizeForTerminal(v), Math.max(10, width - 1 - visibleWidth(head)));
     lines.push(
-      `  ${paint(sanitizeForTerminal(k.padEnd(keyWidth)), SGR.dim, opts.color)}  ${sanitizeForTerminal(v)}`,
+      paint(head, SGR.dim, opts.color) + body[0],
+      ...body.slice(1).map((l) => ' '.repeat(visibleWidth(head)) + l),
     );
   };
-  if (opts.inputs?.length) kv('inputs', opts.inputs.join(', '));
   for (const [k, v] of rows) kv(k, v);
-  if (omitted > 0)
-    lines.push(`  … ${plural(omitted, 'more summary entry', 'more summary entries')} (see --format json)`);
-  if (!opts.inputs?.length && rows.length === 0) lines.push('  (no input summary)');
   if (opts.generatedAt) kv('generated', opts.generatedAt);
   if (opts.reportUrl) kv('report', opts.reportUrl);
   return lines;
+}
+
+// --- text helpers -----------------------------------------------------------------------
+
+/** One line, cut with an ellipsis to stay below the width (the last column makes some terminals wrap). */
+function fit(text: string, width: number): string {
+  return visibleWidth(text) < width ? text : truncate(text, width - 1);
+}
+
+/** `text  extra` on one line when it fits, else `extra` on the next line under `indent`. */
+function besideOrUnder(text: string, extra: string, indent: string, width: number): string[] {
+  if (visibleWidth(text) + 2 + visibleWidth(extra) < width) return [`${text}  ${extra}`];
+  return [fit(text, width), fit(`${indent}${extra}`, width)];
+}
+
+/**
+ * Wrapped to the width, lines after the first indented by `indent` (all lines wrap at the
+ * narrower of the two, so a path broken at a dot is never glued back with a space).
+ */
+function hanging(text: string, indent: string, width: number): string[] {
+  const firstIndent = /^\s*/.exec(text)![0];
+  const body = sanitizeForTerminal(text.slice(firstIndent.length));
+  const room = Math.max(10, width - 1 - Math.max(firstIndent.length, indent.length));
+  return proseWrap(body, room).map((l, i) => (i === 0 ? firstIndent : indent) + l);
+}
+
+/** Breaks prose at spaces; only a word longer than the line (a long path) breaks inside, at its dots. */
+function proseWrap(text: string, width: number): string[] {
+  const out: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const pieces = visibleWidth(word) > width ? wrap(word, width) : [word];
+    for (const piece of pieces) {
+      if (line && visibleWidth(line) + 1 + visibleWidth(piece) > width) {
+        out.push(line);
+        line = '';
+      }
+      line = line ? `${line} ${piece}` : piece;
+    }
+  }
+  if (line || out.length === 0) out.push(line);
+  return out;
 }

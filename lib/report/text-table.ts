@@ -81,6 +81,8 @@ export interface TableOptions {
 export interface TableLayout {
   head: string[];
   rows: string[][];
+  /** The longest line on screen, so a caller can tell whether the table fits its width. */
+  widest: number;
 }
 
 export function renderTextTable(
@@ -138,5 +140,6 @@ export function layoutTextTable(
     }
     return lines;
   });
-  return { head, rows: out };
+  const widest = widths.reduce((a, w) => a + w, 0) + gap.length * (widths.length - 1) + visibleWidth(indent);
+  return { head, rows: out, widest };
 }

@@ -25,8 +25,10 @@ function failingObject(name: string, error: Error): SourceObject {
   return { name, open: () => Promise.reject(error) };
 }
 
+/** The error as thrown: its `code` (ENOENT, EACCES) is what the reason in words is made from. */
 function errorOf(e: unknown): Error {
-  return e instanceof Error ? e : new Error(String(e));
+  // Not `instanceof Error`: errors from another realm (a test sandbox) are errors too.
+  return e && typeof e === 'object' && 'message' in e ? (e as Error) : new Error(String(e));
 }
 
 function byteOrder(a: string, b: string): number {

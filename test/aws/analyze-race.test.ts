@@ -1,13 +1,14 @@
 // Two analysis runs racing on one cluster, against S3 that enforces conditional writes
 // (fauxqs behind a proxy adding the If-Match / If-None-Match checks real S3 makes): only
-// one publishes, the other stands down. This is the guard behind reserved concurrency 1.
+// one publishes, the other stands down. This is the guard behind the FIFO analysis queue's
+// one-run-per-cluster.
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
 import { startConditionalProxy, type ConditionalProxy } from './conditional-s3-proxy';
 import { AlertStateConflictError, loadAlertState, saveAlertState } from '../../lib/aws/alert-state-store';
-import { runAnalysis } from '../../lib/aws/analyze-run';
+import { analyzeCluster } from '../../lib/aws/analyze-run';
 import { analyzeConfigFromEnv } from '../../lib/aws/env-config';
 import { writeFacts } from '../../lib/aws/facts-store';
 import { createLocalStack, drainQueue, type LocalStack } from '../../lib/aws/local-stack';
@@ -74,10 +75,10 @@ describe('alert state claims under S3 conditional writes', () => {
     );
     const now = new Date('2026-11-02T12:00:00Z');
     const runs = await Promise.all([
-      runAnalysis({ s3, sns, config: config(['left']) }, now),
-      runAnalysis({ s3, sns, config: config(['left']) }, now),
+      analyzeCluster({ s3, sns, config: config(['left']) }, 'left', now),
+      analyzeCluster({ s3, sns, config: config(['left']) }, 'left', now),
     ]);
-    expect(runs.map((r) => r[0]!.conflict).sort()).toEqual([false, true]);
+    expect(runs.map((r) => r.conflict).sort()).toEqual([false, true]);
     expect(await drainQueue(sqs, stack.alertsQueueUrl)).toHaveLength(1);
   });
 
@@ -107,12 +108,12 @@ describe('alert state claims under S3 conditional writes', () => {
     );
     const now = new Date(Date.parse(sim.audit[sim.audit.length - 1]!.stageTimestamp) + 1000);
     const runs = await Promise.all([
-      runAnalysis({ s3, sns, config: config(['sim']) }, now),
-      runAnalysis({ s3, sns, config: config(['sim']) }, now),
+      analyzeCluster({ s3, sns, config: config(['sim']) }, 'sim', now),
+      analyzeCluster({ s3, sns, config: config(['sim']) }, 'sim', now),
     ]);
-    const winners = runs.filter((r) => !r[0]!.conflict);
+    const winners = runs.filter((r) => !r.conflict);
     expect(winners).toHaveLength(1);
-    const published = winners[0]![0]!.published.length;
+    const published = winners[0]!.published.length;
     expect(published).toBeGreaterThan(0);
     expect(await drainQueue(sqs, stack.alertsQueueUrl)).toHaveLength(published);
   });

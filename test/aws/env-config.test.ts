@@ -1,4 +1,9 @@
-import { analyzeConfigFromEnv, ingestConfigFromEnv, notifyConfigFromEnv } from '../../lib/aws/env-config';
+import {
+  analyzeConfigFromEnv,
+  dispatchConfigFromEnv,
+  ingestConfigFromEnv,
+  notifyConfigFromEnv,
+} from '../../lib/aws/env-config';
 
 describe('function configuration from the environment', () => {
   it('ingest: bucket required, layout and cluster defaults', () => {
@@ -23,11 +28,11 @@ describe('function configuration from the environment', () => {
     expect(c).toMatchObject({
       lookbackSeconds: 21600,
       contextSeconds: 3600,
-      clusters: [],
       reportLink: { mode: 'presigned', expiresSeconds: 86400 },
       chatTopicArn: '',
       eksClusterArns: {},
       eventBus: '',
+      findings: { prefix: 'findings/', settleSeconds: 3600 },
     });
     expect(c.analysis).toMatchObject({ loopMinCount: 3, loopMaxGapSeconds: 600 });
     expect(c.alerts).toMatchObject({
@@ -40,7 +45,11 @@ describe('function configuration from the environment', () => {
   it.each([
     [{ LOOKBACK: '90m' }, { lookbackSeconds: 5400 }],
     [{ CONTEXT: '0' }, { contextSeconds: 0 }],
-    [{ CLUSTERS: 'a, b' }, { clusters: ['a', 'b'] }],
+    [
+      { FINDINGS_SETTLE: '0', FINDINGS_PREFIX: 'athena/' },
+      { findings: { prefix: 'athena/', settleSeconds: 0 } },
+    ],
+    [{ FINDINGS_SETTLE: '30m' }, { findings: { settleSeconds: 1800 } }],
     [
       { REPORT_LINK: 'presigned', REPORT_URL_EXPIRES: '2h' },
       { reportLink: { mode: 'presigned', expiresSeconds: 7200 } },
@@ -85,7 +94,26 @@ describe('function configuration from the environment', () => {
     [{ BUCKET: 'b', TOPIC_ARN: 't', EKS_CLUSTER_ARNS: 'prod=arn:aws:s3:::b' }, /EKS_CLUSTER_ARNS/],
     [{ BUCKET: 'b', TOPIC_ARN: 't', REPORT_LINK: 'presigned', REPORT_URL_EXPIRES: '8d' }, /7 days/],
     [{ BUCKET: 'b', TOPIC_ARN: 't', ALERT_RECREATION_CLASSES: 'oops' }, /unknown class/],
+    [{ BUCKET: 'b', TOPIC_ARN: 't', FINDINGS_SETTLE: 'later' }, /FINDINGS_SETTLE must be a duration/],
   ])('analyze refuses %j', (env, msg) => expect(() => analyzeConfigFromEnv(env)).toThrow(msg));
+
+  it('dispatch: the bucket and the analysis queue required, clusters listed or all', () => {
+    expect(dispatchConfigFromEnv({ BUCKET: 'b', ANALYSIS_QUEUE_URL: 'q' })).toEqual({
+      bucket: 'b',
+      layout: {
+        logsPrefix: 'logs/',
+        factsPrefix: 'facts/',
+        reportsPrefix: 'reports/',
+        statePrefix: 'state/',
+      },
+      clusters: [],
+      queueUrl: 'q',
+    });
+    expect(
+      dispatchConfigFromEnv({ BUCKET: 'b', ANALYSIS_QUEUE_URL: 'q', CLUSTERS: 'a, b' }).clusters,
+    ).toEqual(['a', 'b']);
+    expect(() => dispatchConfigFromEnv({ BUCKET: 'b' })).toThrow(/ANALYSIS_QUEUE_URL is not set/);
+  });
 
   it('notify: the parameter name, a 15 min cache, five attempts', () => {
     expect(notifyConfigFromEnv({ SLACK_WEBHOOK_PARAMETER: '/p' })).toEqual({

@@ -52,7 +52,7 @@ describe('alert state store', () => {
     expect(etag2).not.toBe(etag);
   });
 
-  // Why the deployment relies on reserved concurrency 1 (infra/README-deploy.md): the
+  // Why the deployment relies on one run per cluster (FIFO groups, infra/README-deploy.md): the
   // emulator accepts a conditional PutObject whose condition does not hold, so a test
   // here cannot prove the conditional write; real S3 answers 412. If this starts
   // failing, fauxqs enforces the conditions and a race test can replace it.

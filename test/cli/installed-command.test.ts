@@ -11,7 +11,7 @@ import { contractMistakes, type ExpectedDocument } from '../support/contract-mat
 
 const ROOT = path.resolve(__dirname, '../..');
 
-describe('the installed command (bundle) on examples/', () => {
+describe('the installed command (bundle) on examples/logs, the README’s first command', () => {
   let stdout = '';
   let stderr = '';
 
@@ -28,7 +28,7 @@ process.on('exit',()=>process.stderr.write('aws-modules:'+JSON.stringify([...see
         `${hook}process.argv.splice(1,0,'cli');require('./bin/koperator-audit.js')`,
         'analyze',
         '--input',
-        'examples',
+        'examples/logs',
         '--format',
         'json',
       ],
@@ -45,6 +45,14 @@ process.on('exit',()=>process.stderr.write('aws-modules:'+JSON.stringify([...see
     const actual = JSON.parse(stdout) as FindingsDocument;
     expect(actual.recreations.length).toBeGreaterThan(0);
     expect(contractMistakes(expected, actual)).toEqual([]);
+  });
+
+  it('reads every example log whole: nothing skipped, no file that is not a log, no input error', () => {
+    const summary = (JSON.parse(stdout) as FindingsDocument).summary;
+    expect(summary.skipped).toEqual({});
+    expect((summary.files as { foreign: number; errors: number }).foreign).toBe(0);
+    expect((summary.files as { foreign: number; errors: number }).errors).toBe(0);
+    expect(summary.inputErrors).toEqual([]);
   });
 
   it('loads no AWS package for local inputs', () => {

@@ -22,7 +22,7 @@ describe('progress bar', () => {
     expect(s.writes).toEqual([]);
   });
 
-  it('draws bytes of total, records and records per second on a terminal', () => {
+  it('draws bytes of total, events, events per second and the time left on a terminal', () => {
     let now = 0;
     const s = fakeStream(true);
     const p = createProgress(s, 4 * 1024 * 1024, { now: () => now });
@@ -33,8 +33,10 @@ describe('progress bar', () => {
     expect(line.startsWith('\r\u001b[2K[')).toBe(true);
     expect(line).toContain(' 50%');
     expect(line).toContain('2.00 MiB / 4.00 MiB');
-    expect(line).toContain('50,000 records');
-    expect(line).toContain('25,000 rec/s');
+    expect(line).toContain('50,000 events');
+    expect(line).toContain('25,000 events/s');
+    // Half the bytes in 2 s: 2 s to go.
+    expect(line).toContain('ETA 0:02');
   });
 
   it('throttles redraws', () => {
@@ -66,7 +68,19 @@ describe('progress bar', () => {
       expect([...line].length).toBeLessThan(columns);
     }
     expect(progressLine(500, 1000, 1234, 1, 200)).toMatch(/^\[█+░+\] {2}50%/);
-    expect(progressLine(2048, 0, 3, 0, 80)).toBe('2.00 KiB · 3 records');
+    expect(progressLine(2048, 0, 3, 0, 80)).toBe('2.00 KiB · 3 events');
+  });
+
+  it('replaces the bar with a phase line once reading is over', () => {
+    let now = 0;
+    const s = fakeStream(true);
+    const p = createProgress(s, 1000, { now: () => now });
+    now = 1500;
+    p.update(1000, 12345);
+    p.phase('analysing 10 facts…');
+    expect(s.writes[1]).toBe('\r\u001b[2Kanalysing 10 facts… (read 12,345 events in 1.5 s)');
+    p.done();
+    expect(s.writes[2]).toBe('\r\u001b[2K');
   });
 
   it('formats byte counts in binary units', () => {

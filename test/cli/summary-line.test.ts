@@ -37,17 +37,26 @@ describe('analyze summary line', () => {
   writeFileSync(path.join(dir, 'cut.log.gz'), whole.subarray(0, Math.floor(whole.length / 2)));
   writeFileSync(path.join(dir, 'photo.bin'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]));
 
-  it('names the first input that failed, with its reason, and counts files that are not logs', async () => {
+  it('counts a damaged file (read in part, exit 0) and files that are not logs', async () => {
     const { code, stderr } = await analyze([dir]);
     expect(code).toBe(0);
-    expect(stderr).toMatch(/1 input\(s\) failed: \S*cut\.log\.gz: gzip-truncated/);
-    expect(stderr).toContain('1 file(s) not logs');
+    expect(stderr).toMatch(
+      /^koperator-audit: 0 recreations, 0 loops \(0 active\), 0 fights \(0 active\) in \d+\.\d s; [\d,]+ events read; 0 inputs failed; .*1 file read only in part \(see summary\.details\); 1 file not logs/m,
+    );
   });
 
-  it('says nothing of the kind when every input was read', async () => {
+  it('says only the counts when every input was read, with thousands separators', async () => {
     const { stderr } = await analyze([path.join(dir, 'ok.log.gz')]);
-    expect(stderr).not.toContain('failed');
-    expect(stderr).not.toContain('not logs');
-    expect(stderr).toMatch(/^koperator-audit: 0 recreation\(s\), 0 loop\(s\), 0 fact\(s\)\n$/);
+    expect(stderr).toMatch(
+      /^koperator-audit: 0 recreations, 0 loops \(0 active\), 0 fights \(0 active\) in \d+\.\d s; 2,000 events read; 0 inputs failed\n$/,
+    );
+  });
+
+  it('names each input that could not be read, one line each, and exits 3', async () => {
+    const missing = path.join(dir, 'no-such-folder');
+    const { code, stderr } = await analyze([path.join(dir, 'ok.log.gz'), missing]);
+    expect(code).toBe(3);
+    expect(stderr).toContain(`koperator-audit: cannot read ${missing}: no such file or folder\n`);
+    expect(stderr).toMatch(/; 1 input failed\n$/);
   });
 });

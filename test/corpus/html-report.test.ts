@@ -9,7 +9,7 @@ import { inspectReport } from '../report/browser';
 import { describeWithCorpus, SCENARIOS } from '../support/shared-corpus';
 
 describeWithCorpus(SCENARIOS, 'HTML report of the shared scenario corpus', () => {
-  it('renders without errors, one mark per recreation and one band per loop', async () => {
+  it('renders without errors, every recreation marked and one band per loop', async () => {
     const doc = await analyzeInputs([SCENARIOS], defaultAnalysisOptions(), {});
     const html = renderReport(doc, 'html', {
       color: false,
@@ -22,7 +22,7 @@ describeWithCorpus(SCENARIOS, 'HTML report of the shared scenario corpus', () =>
     expect(r.consoleErrors).toEqual([]);
     expect(r.pageErrors).toEqual([]);
     expect(r.requests).toEqual([]);
-    expect(r.marks).toBe(doc.recreations.length);
+    expect(r.marked).toBe(doc.recreations.length);
     expect(r.loopBands).toBe(doc.loops.length);
     expect(r.marksByClass['external-mutation-revert']).toBe(
       doc.recreations.filter((x) => x.classification === 'external-mutation-revert').length,

@@ -5,6 +5,8 @@ import { spawnSync } from 'child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
+import { findingsHistoryKey } from '../../lib/aws/findings-history';
+import { FINDINGS_COLUMNS } from '../../lib/history/findings-rows';
 
 type Json = Record<string, unknown>;
 interface Resource {
@@ -72,13 +74,14 @@ describe('osls package (offline)', () => {
     const zips = readdirSync(outDir)
       .filter((f) => f.endsWith('.zip'))
       .sort();
-    expect(zips).toEqual(['analyze.zip', 'ingest.zip', 'notifySlack.zip']);
+    expect(zips).toEqual(['analyze.zip', 'dispatchAnalysis.zip', 'ingest.zip', 'notifySlack.zip']);
   });
 
-  it('declares the three functions on Node 24 with their own roles', () => {
+  it('declares the four functions on Node 24 with their own roles', () => {
     const fns = ofType('AWS::Lambda::Function');
     expect(fns.map(([id]) => id).sort()).toEqual([
       'AnalyzeLambdaFunction',
+      'DispatchAnalysisLambdaFunction',
       'IngestLambdaFunction',
       'NotifySlackLambdaFunction',
     ]);
@@ -87,11 +90,12 @@ describe('osls package (offline)', () => {
     expect(text(res('IngestLambdaFunction').Properties.Role)).toContain('IngestRole');
     expect(text(res('AnalyzeLambdaFunction').Properties.Role)).toContain('AnalyzeRole');
     expect(text(res('NotifySlackLambdaFunction').Properties.Role)).toContain('NotifyRole');
+    expect(text(res('DispatchAnalysisLambdaFunction').Properties.Role)).toContain('DispatchRole');
     expect(
       ofType('AWS::IAM::Role')
         .map(([id]) => id)
         .sort(),
-    ).toEqual(['AnalyzeRole', 'IngestRole', 'NotifyRole']);
+    ).toEqual(['AnalyzeRole', 'DispatchRole', 'IngestRole', 'NotifyRole']);
   });
 
   it('bundles for the runtime it deploys to (esbuild target node24)', () => {
@@ -101,7 +105,9 @@ describe('osls package (offline)', () => {
   });
 
   it('bounds ingestion: the queue mapping’s maximum concurrency within the function’s reserved concurrency', () => {
-    const esm = ofType('AWS::Lambda::EventSourceMapping')[0]![1].Properties;
+    const esm = ofType('AWS::Lambda::EventSourceMapping').find(([, m]) =>
+      text(m.Properties.EventSourceArn).includes('IngestQueue'),
+    )![1].Properties;
     const max = (esm.ScalingConfig as { MaximumConcurrency: number }).MaximumConcurrency;
     expect(max).toBe(10);
     const reserved = res('IngestLambdaFunction').Properties.ReservedConcurrentExecutions as number;
@@ -184,8 +190,44 @@ describe('osls package (offline)', () => {
     expect(env).toMatchObject({ FACTS_RETENTION_DAYS: '30', REPORTS_RETENTION_DAYS: '14' });
   });
 
-  it('runs one analysis at a time', () => {
-    expect(res('AnalyzeLambdaFunction').Properties.ReservedConcurrentExecutions).toBe(1);
+  it('fans the schedule out: one FIFO message per cluster, analysed up to analyzeConcurrency at once', () => {
+    // The schedule invokes the dispatch function only, one at a time.
+    const rules = ofType('AWS::Events::Rule');
+    expect(rules).toHaveLength(1);
+    expect(text(rules[0]![1].Properties.Targets)).toContain('DispatchAnalysisLambdaFunction');
+    expect(res('DispatchAnalysisLambdaFunction').Properties.ReservedConcurrentExecutions).toBe(1);
+    const dispatchEnv = (res('DispatchAnalysisLambdaFunction').Properties.Environment as { Variables: Json })
+      .Variables;
+    expect(dispatchEnv.ANALYSIS_QUEUE_URL).toEqual({ Ref: 'AnalysisQueue' });
+    // FIFO: the message group (the cluster) keeps one run per cluster at a time.
+    const q = res('AnalysisQueue').Properties;
+    expect(q).toMatchObject({ FifoQueue: true, SqsManagedSseEnabled: true });
+    expect(q.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': ['AnalysisDeadLetterQueue', 'Arn'] },
+      maxReceiveCount: 2,
+    });
+    expect(res('AnalysisDeadLetterQueue').Properties).toMatchObject({ FifoQueue: true });
+    expect(q.VisibilityTimeout).toBeGreaterThanOrEqual(
+      res('AnalyzeLambdaFunction').Properties.Timeout as number,
+    );
+    const esm = ofType('AWS::Lambda::EventSourceMapping').find(([, m]) =>
+      text(m.Properties.EventSourceArn).includes('AnalysisQueue'),
+    )![1].Properties;
+    expect(esm).toMatchObject({
+      BatchSize: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 10 },
+    });
+    expect(text(esm.FunctionName)).toContain('AnalyzeLambdaFunction');
+    // Reserved concurrency at least the mapping's maximum, or Lambda throttles the messages.
+    expect(res('AnalyzeLambdaFunction').Properties.ReservedConcurrentExecutions).toBe(10);
+    const alarm = res('AnalysisDeadLetterAlarm').Properties;
+    expect(alarm).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Threshold: 0,
+    });
+    expect(text(alarm.Dimensions)).toContain('AnalysisDeadLetterQueue');
   });
 
   it('gives the analysis one whole vCPU and a V8 heap that fits inside the function', () => {
@@ -201,9 +243,13 @@ describe('osls package (offline)', () => {
 
   it('wires the event sources: SQS with partial batch responses, the schedule, the SNS subscription', () => {
     const esm = ofType('AWS::Lambda::EventSourceMapping');
-    expect(esm).toHaveLength(1);
-    expect(esm[0]![1].Properties).toMatchObject({ FunctionResponseTypes: ['ReportBatchItemFailures'] });
-    expect(text(esm[0]![1].Properties.EventSourceArn)).toContain('IngestQueue');
+    expect(esm).toHaveLength(2);
+    for (const [, m] of esm)
+      expect(m.Properties).toMatchObject({ FunctionResponseTypes: ['ReportBatchItemFailures'] });
+    expect(esm.map(([, m]) => text(m.Properties.EventSourceArn)).sort()).toEqual([
+      expect.stringContaining('AnalysisQueue'),
+      expect.stringContaining('IngestQueue'),
+    ]);
     const rules = ofType('AWS::Events::Rule');
     expect(rules).toHaveLength(1);
     expect(rules[0]![1].Properties.ScheduleExpression).toBe('rate(5 minutes)');
@@ -265,7 +311,7 @@ describe('osls package (offline)', () => {
 
   it('keeps function logs for the configured retention', () => {
     const groups = ofType('AWS::Logs::LogGroup');
-    expect(groups).toHaveLength(3);
+    expect(groups).toHaveLength(4);
     for (const [, g] of groups) expect(g.Properties.RetentionInDays).toBe(30);
   });
 
@@ -276,7 +322,7 @@ describe('osls package (offline)', () => {
   });
 
   it('grants no wildcard action, and no wildcard resource except below a key prefix or log group', () => {
-    for (const role of ['IngestRole', 'AnalyzeRole', 'NotifyRole']) {
+    for (const role of ['IngestRole', 'AnalyzeRole', 'DispatchRole', 'NotifyRole']) {
       for (const s of statementsOf(role)) {
         expect(s.Effect).toBe('Allow');
         for (const a of actions(s)) expect(a).not.toMatch(/\*/);
@@ -285,7 +331,11 @@ describe('osls package (offline)', () => {
         // Wildcards only as a trailing suffix of a specific prefix (objects under logs/, a log group's streams).
         for (const m of r.matchAll(/\*/g))
           expect(
-            r.slice(0, m.index).match(/(logs\/|facts\/|state\/|reports\/|-(ingest|analyze|notifySlack):)$/),
+            r
+              .slice(0, m.index)
+              .match(
+                /(logs\/|facts\/|state\/|reports\/|findings\/|-(ingest|analyze|dispatchAnalysis|notifySlack):)$/,
+              ),
           ).not.toBeNull();
       }
     }
@@ -319,8 +369,13 @@ describe('osls package (offline)', () => {
         's3:ListBucket',
         's3:PutObject',
         'sns:Publish',
+        'sqs:ChangeMessageVisibility',
+        'sqs:DeleteMessage',
+        'sqs:GetQueueAttributes',
+        'sqs:ReceiveMessage',
       ],
     ],
+    ['DispatchRole', ['logs:CreateLogStream', 'logs:PutLogEvents', 's3:ListBucket', 'sqs:SendMessage']],
     ['NotifyRole', ['logs:CreateLogStream', 'logs:PutLogEvents', 'sqs:SendMessage', 'ssm:GetParameter']],
   ])('%s may do only what its function does', (role, expected) => {
     const got = [
@@ -340,6 +395,8 @@ describe('osls package (offline)', () => {
     ['AnalyzeRole', 's3:GetObject', '/facts/*', 'logs/'],
     ['AnalyzeRole', 's3:PutObject', '/state/*', 'logs/'],
     ['AnalyzeRole', 'sns:Publish', 'AlertsTopic', '*'],
+    ['AnalyzeRole', 'sqs:ReceiveMessage', 'AnalysisQueue', 'IngestQueue'],
+    ['DispatchRole', 'sqs:SendMessage', 'AnalysisQueue', 'IngestQueue'],
     ['NotifyRole', 'ssm:GetParameter', 'parameter/koperator-audit/test/slack-webhook-url', '*'],
   ])('%s: %s on %s only', (role, action, must, mustNot) => {
     const rs = statementsOf(role)
@@ -349,9 +406,73 @@ describe('osls package (offline)', () => {
     expect(rs.some((r) => r.includes(mustNot) && !r.includes(must))).toBe(false);
   });
 
-  it('lets analyze list only the facts prefix', () => {
-    const list = statementsOf('AnalyzeRole').find((s) => actions(s).includes('s3:ListBucket'))!;
+  it.each(['AnalyzeRole', 'DispatchRole'])('lets %s list only the facts prefix', (role) => {
+    const list = statementsOf(role).find((s) => actions(s).includes('s3:ListBucket'))!;
     expect(list.Condition).toEqual({ StringLike: { 's3:prefix': ['facts/', 'facts/*'] } });
+  });
+
+  it('lets analyze write the findings history and nothing else new in the bucket', () => {
+    const puts = statementsOf('AnalyzeRole')
+      .filter((s) => actions(s).includes('s3:PutObject'))
+      .map((s) => text(s.Resource));
+    expect(puts.filter((r) => r.includes('/findings/*'))).toHaveLength(1);
+    expect(puts.every((r) => /\/(state|reports|findings)\/\*/.test(r))).toBe(true);
+  });
+
+  it('ships the Glue table over the findings prefix, with the columns the writer emits', () => {
+    const db = res('FindingsDatabase').Properties as { DatabaseInput: { Name: string } };
+    expect(db.DatabaseInput.Name).toBe('koperator_audit_test');
+    const table = res('FindingsTable').Properties as {
+      DatabaseName: unknown;
+      TableInput: {
+        TableType: string;
+        PartitionKeys: { Name: string; Type: string }[];
+        Parameters: Record<string, unknown>;
+        StorageDescriptor: {
+          Location: unknown;
+          SerdeInfo: { SerializationLibrary: string };
+          Columns: { Name: string; Type: string }[];
+        };
+      };
+    };
+    expect(table.DatabaseName).toEqual({ Ref: 'FindingsDatabase' });
+    const t = table.TableInput;
+    expect(t.TableType).toBe('EXTERNAL_TABLE');
+    expect(t.StorageDescriptor.SerdeInfo.SerializationLibrary).toBe('org.openx.data.jsonserde.JsonSerDe');
+    expect(t.StorageDescriptor.Columns.map((c) => [c.Name, c.Type])).toEqual(
+      FINDINGS_COLUMNS.map((c) => [c.name, c.type]),
+    );
+    expect(t.PartitionKeys.map((c) => [c.Name, c.Type])).toEqual([
+      ['cluster', 'string'],
+      ['dt', 'string'],
+    ]);
+    expect(t.Parameters).toMatchObject({
+      'projection.enabled': 'true',
+      'projection.cluster.type': { 'Fn::If': ['HasAthenaClusters', 'enum', 'injected'] },
+      'projection.dt.type': 'date',
+      'projection.dt.format': 'yyyy-MM-dd',
+      'projection.dt.interval.unit': 'DAYS',
+    });
+    // The location template is the writer's key layout, Athena's placeholders in place of the values.
+    const template = text(t.Parameters['storage.location.template']);
+    expect(template).toContain('/findings/cluster=${cluster}/dt=${dt}/');
+    expect(findingsHistoryKey('findings/', 'eks-prod', '2026-11-02-10')).toBe(
+      'findings/cluster=eks-prod/dt=2026-11-02/2026-11-02-10.jsonl',
+    );
+    expect(text(t.StorageDescriptor.Location)).toContain('/findings/');
+    // Injected by default: the enum's values only when athenaClusters lists them.
+    expect(template).not.toContain('Fn::Sub');
+    expect(t.Parameters['projection.cluster.values']).toEqual({
+      'Fn::If': ['HasAthenaClusters', '', { Ref: 'AWS::NoValue' }],
+    });
+    expect(template).toContain('/findings/cluster=${cluster}/dt=${dt}/');
+    const rules = (res('LogsBucket').Properties.LifecycleConfiguration as { Rules: Json[] }).Rules;
+    expect(rules).toContainEqual({
+      Id: 'expire-findings-history',
+      Status: 'Enabled',
+      Prefix: 'findings/',
+      ExpirationInDays: 400,
+    });
   });
 
   it('alarms on active loops (from the EMF metric) and on dead-lettered messages', () => {

@@ -9,6 +9,8 @@ import { livePodYaml } from '../../sim';
 const podOf = (kind: 'scaleops' | 'clean' | 'istio') =>
   yaml.load(livePodYaml(kind, 11)) as Record<string, unknown>;
 
+type PodSpecLike = { containers: Array<{ resources?: Record<string, Record<string, unknown>> }> };
+
 describe('explainPod', () => {
   it('a ScaleOps-mutated broker: the pre-fix operator reverts the requests, the fix leaves it alone', () => {
     const e = explainPod(podOf('scaleops'));
@@ -51,6 +53,23 @@ describe('explainPod', () => {
     expect(e.afterFix.fields.map((f) => f.path)).toContain(
       'spec.containers[name=kafka].resources.requests.memory',
     );
+  });
+
+  it('a broker whose live pod Go cannot diff (a webhook respelled 2Gi in another format) is restarted', () => {
+    const clean = podOf('clean');
+    // One value, two canonical strings: koperator's diff sees a change and reverts it.
+    const reformatted = JSON.parse(JSON.stringify(clean));
+    const kafka = (reformatted.spec as PodSpecLike).containers[0];
+    const memory = kafka.resources?.requests?.memory;
+    expect(memory).toBe('2Gi');
+    kafka.resources!.requests!.memory = '2147483648';
+    expect(explainPod(reformatted).beforeFix.restarts).toBe(true);
+    // A live value that cannot decode into the Pod type: the diff fails and koperator restarts.
+    const broken = JSON.parse(JSON.stringify(clean));
+    (broken.spec as PodSpecLike).containers[0].resources!.requests!.cpu = 'lots';
+    const e = explainPod(broken);
+    expect(e.beforeFix.restarts).toBe(true);
+    expect(e.verdict).toMatch(/cannot compute its diff .*requests\.cpu.*restarts the broker/);
   });
 
   it('a pod without the annotation is not koperator’s', () => {

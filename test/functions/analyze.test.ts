@@ -5,14 +5,14 @@
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import type { Context, ScheduledEvent } from 'aws-lambda';
+import type { Context, SQSEvent } from 'aws-lambda';
 import { gzipSync } from 'zlib';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
 import { createLocalStack, drainQueue, type LocalStack } from '../../lib/aws/local-stack';
-import { lambdaContext, scheduledEvent } from '../../lib/aws/local-lambda';
+import { analysisRequestEvent, lambdaContext } from '../../lib/aws/local-lambda';
 import { emptyAlertState } from '../../lib/alerts/diff';
 import { encodeAlertState } from '../../lib/alerts/state';
-import type { AnalyzeResponse } from '../../functions/analyze';
+import type { AnalyzeOutcome } from '../../functions/analyze';
 import { loopEvent } from '../notify/fixtures';
 import { captureProcessOutput } from '../support/process-output';
 
@@ -23,8 +23,7 @@ describe('analyze handler', () => {
   let s3: S3Client;
   let sqs: SQSClient;
   let stack: LocalStack;
-  let handler: (e: ScheduledEvent, c: Context) => Promise<AnalyzeResponse>;
-  let runTime: (e: Pick<ScheduledEvent, 'time'>) => Date;
+  let handler: (e: SQSEvent, c: Context) => Promise<AnalyzeOutcome>;
   const saved = { ...process.env };
   let out: string[] = [];
 
@@ -41,11 +40,10 @@ describe('analyze handler', () => {
       KOPERATOR_AUDIT_S3_PATH_STYLE: 'true',
       BUCKET,
       TOPIC_ARN: stack.topicArn,
-      CLUSTERS: 'eks-a',
       POWERTOOLS_LOG_LEVEL: 'WARN',
       POWERTOOLS_METRICS_DISABLED: 'false',
     });
-    ({ handler, runTime } = await import('../../functions/analyze'));
+    ({ analyzeBatch: handler } = await import('../../functions/analyze'));
   });
   beforeEach(() => {
     out = [];
@@ -71,7 +69,8 @@ describe('analyze handler', () => {
     return res.ETag;
   }
 
-  it('takes the run time from the scheduled event', () => {
+  it('takes the run time from the scheduled event, through the dispatch', async () => {
+    const { runTime } = await import('../../functions/dispatch-analysis');
     expect(runTime({ time: '2026-11-02T11:35:00Z' }).toISOString()).toBe('2026-11-02T11:35:00.000Z');
     expect(Math.abs(runTime({ time: 'garbage' }).getTime() - Date.now())).toBeLessThan(5000);
   });
@@ -94,15 +93,20 @@ describe('analyze handler', () => {
         Body: encodeAlertState(state),
       }),
     );
-    const first = await handler(scheduledEvent(new Date('2026-11-02T11:35:00Z')), lambdaContext('analyze'));
+    const first = await handler(
+      analysisRequestEvent('eks-a', new Date('2026-11-02T11:35:00Z')),
+      lambdaContext('analyze'),
+    );
     expect(first.clusters).toEqual([
       {
         cluster: 'eks-a',
+        now: '2026-11-02T11:35:00.000Z',
         recreations: 0,
         loops: 0,
         activeLoops: 0,
         published: 1,
         report: 's3://analyze-test/reports/cluster=eks-a/2026-11-02T11-35-00.000Z.json',
+        findingsRows: 0,
         conflict: false,
       },
     ]);
@@ -114,14 +118,17 @@ describe('analyze handler', () => {
     };
     expect(body).toMatchObject({ id: 'id-loop', report: { uri: 's3://analyze-test/reports/earlier.json' } });
 
-    const second = await handler(scheduledEvent(new Date('2026-11-02T11:40:00Z')), lambdaContext('analyze'));
+    const second = await handler(
+      analysisRequestEvent('eks-a', new Date('2026-11-02T11:40:00Z')),
+      lambdaContext('analyze'),
+    );
     expect(second.clusters[0]!.published).toBe(0);
     expect(await drainQueue(sqs, stack.alertsQueueUrl)).toHaveLength(0);
   });
 
   it('writes a report every run but leaves an unchanged alert state alone', async () => {
     const etag = await stateEtag();
-    await handler(scheduledEvent(new Date('2026-11-02T11:45:00Z')), lambdaContext('analyze'));
+    await handler(analysisRequestEvent('eks-a', new Date('2026-11-02T11:45:00Z')), lambdaContext('analyze'));
     expect(await stateEtag()).toBe(etag);
     const reports = await s3.send(
       new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'reports/cluster=eks-a/' }),
@@ -155,7 +162,7 @@ describe('analyze handler', () => {
   });
 
   it('emits ActiveLoops with the service dimension only, for the alarm', async () => {
-    await handler(scheduledEvent(new Date('2026-11-02T11:50:00Z')), lambdaContext('analyze'));
+    await handler(analysisRequestEvent('eks-a', new Date('2026-11-02T11:50:00Z')), lambdaContext('analyze'));
     const aggregate = emf().find((l) => 'ActiveLoops' in l && !('cluster' in l))!;
     expect(aggregate).toMatchObject({ ActiveLoops: 0, service: 'koperator-audit' });
     expect(
@@ -165,7 +172,7 @@ describe('analyze handler', () => {
     expect(emf().find((l) => 'ActiveLoops' in l && l.cluster === 'eks-a')).toBeDefined();
   });
 
-  it('analyses every cluster even when one has a damaged facts object, then fails the invocation', async () => {
+  it('reports a cluster whose facts are damaged as a batch item failure, and still analyses the others', async () => {
     await s3.send(
       new PutObjectCommand({
         Bucket: BUCKET,
@@ -173,14 +180,19 @@ describe('analyze handler', () => {
         Body: gzipSync('not facts'),
       }),
     );
-    process.env.CLUSTERS = 'bad,eks-a';
-    try {
-      await expect(
-        handler(scheduledEvent(new Date('2026-11-02T11:55:00Z')), lambdaContext('analyze')),
-      ).rejects.toThrow(/analysis failed for bad/);
-    } finally {
-      process.env.CLUSTERS = 'eks-a';
-    }
+    const at = new Date('2026-11-02T11:55:00Z');
+    const bad = analysisRequestEvent('bad', at).Records[0]!;
+    const good = analysisRequestEvent('eks-a', at).Records[0]!;
+    const garbage = { ...analysisRequestEvent('x', at).Records[0]!, body: '{"cluster":' };
+    const res = await handler({ Records: [bad, good, garbage] }, lambdaContext('analyze'));
+    expect(res.batchItemFailures).toEqual([
+      { itemIdentifier: bad.messageId },
+      { itemIdentifier: garbage.messageId },
+    ]);
+    expect(res.clusters.map((c) => [c.cluster, c.error?.split(':')[0] ?? 'ok'])).toEqual([
+      ['bad', 'FactsFormatError'],
+      ['eks-a', 'ok'],
+    ]);
     const reports = await s3.send(
       new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'reports/cluster=eks-a/' }),
     );
@@ -188,5 +200,31 @@ describe('analyze handler', () => {
       'reports/cluster=eks-a/2026-11-02T11-55-00.000Z.json',
     );
     expect(out.join('')).toMatch(/"message":"cluster analysis failed".*"cluster":"bad".*FactsFormatError/);
+    expect(out.join('')).toMatch(/"message":"unreadable analysis request".*not JSON/);
+  });
+
+  it('returns Lambda exactly the partial batch response', async () => {
+    const { handler: lambda } = await import('../../functions/analyze');
+    const res = await lambda(
+      analysisRequestEvent('eks-a', new Date('2026-11-02T12:00:00Z')),
+      lambdaContext('analyze'),
+    );
+    expect(res).toEqual({ batchItemFailures: [] });
+  });
+
+  it('skips a request that waited in the queue longer than ANALYSIS_MAX_AGE', async () => {
+    const stale = analysisRequestEvent('eks-a', new Date('2026-11-02T12:05:00Z'));
+    stale.Records[0]!.attributes.SentTimestamp = String(Date.now() - 16 * 60_000);
+    const res = await handler(stale, lambdaContext('analyze'));
+    expect(res).toMatchObject({
+      batchItemFailures: [],
+      clusters: [{ cluster: 'eks-a', stale: true, report: null }],
+    });
+    const reports = await s3.send(
+      new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'reports/cluster=eks-a/' }),
+    );
+    expect(reports.Contents?.map((o) => o.Key)).not.toContain(
+      'reports/cluster=eks-a/2026-11-02T12-05-00.000Z.json',
+    );
   });
 });

@@ -20,18 +20,18 @@ import {
   ListObjectsV2Command,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import type { Context, SQSBatchResponse, SQSEvent, ScheduledEvent } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createHash } from 'crypto';
 import { gunzipSync } from 'zlib';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
 import { deploy, handlerEnv, type Env } from '../integration/support';
 import { drainQueue, driveSqsHandler, uploadObject } from '../../lib/aws/local-stack';
-import { lambdaContext, scheduledEvent } from '../../lib/aws/local-lambda';
+import { analysisRequestEvent, lambdaContext } from '../../lib/aws/local-lambda';
 import { decodeFacts } from '../../lib/facts/codec';
 import { decodeAlertState } from '../../lib/alerts/state';
 import { simulateCluster, DEFAULT_SCENARIO_ORDER } from '../../sim';
 import { encodeAudit, encodeOperator } from '../../sim/encode';
-import type { AnalyzeResponse } from '../../functions/analyze';
+import type { AnalyzeOutcome } from '../../functions/analyze';
 import { startFaultProxy, s3Error, snsError, type FaultProxy, type ProxiedRequest } from './fault-proxy';
 import { driveConcurrently, notificationsFor, seededRandom, sendAll, shuffle } from './deliveries';
 import { captureProcessOutput } from '../support/process-output';
@@ -42,7 +42,7 @@ const LOGS = `logs/${CLUSTER}/`;
 const STATE_KEY = `state/cluster=${CLUSTER}/alerts.json`;
 
 type IngestHandler = (e: SQSEvent, c: Context) => Promise<SQSBatchResponse>;
-type AnalyzeHandler = (e: ScheduledEvent, c: Context) => Promise<AnalyzeResponse>;
+type AnalyzeHandler = (e: SQSEvent, c: Context) => Promise<AnalyzeOutcome>;
 
 /** What a subscriber can see of one SNS message (the envelope's id and timestamp aside). */
 interface Published {
@@ -128,8 +128,8 @@ describe('exactly-once effects on at-least-once delivery (fauxqs, faults at the 
   const useClean = (): void => handlerEnv(cleanFx, clean.stack, { LOOKBACK: '12h', ...LINKS });
   const useChaos = (): void =>
     handlerEnv({ ...chaosFx, endpoint: proxy.endpoint }, chaos.stack, { LOOKBACK: '12h', ...LINKS });
-  const runAnalyze = (): Promise<AnalyzeResponse> =>
-    analyze(scheduledEvent(runTime), lambdaContext('koperator-audit-analyze'));
+  const runAnalyze = (): Promise<AnalyzeOutcome> =>
+    analyze(analysisRequestEvent(CLUSTER, runTime), lambdaContext('koperator-audit-analyze'));
 
   beforeAll(async () => {
     [cleanFx, chaosFx] = await Promise.all([startFauxqs(), startFauxqs()]);
@@ -165,7 +165,7 @@ describe('exactly-once effects on at-least-once delivery (fauxqs, faults at the 
     }
     handlerEnv(cleanFx, clean.stack);
     ingest = (await import('../../functions/ingest')).handler;
-    analyze = (await import('../../functions/analyze')).handler as AnalyzeHandler;
+    analyze = (await import('../../functions/analyze')).analyzeBatch;
 
     // The clean run: each object delivered once, one invocation at a time, one analysis.
     useClean();
@@ -335,7 +335,7 @@ describe('exactly-once effects on at-least-once delivery (fauxqs, faults at the 
       }
       return snsError(503, 'ServiceUnavailable', 'Service is unavailable');
     });
-    await expect(runAnalyze()).rejects.toThrow(`analysis failed for ${CLUSTER}`);
+    expect((await runAnalyze()).batchItemFailures).toHaveLength(1);
     const first = await published(chaos);
     expect(first).toHaveLength(2);
     const failedAttempts = proxy.requests.slice(before).filter(isPublish).slice(2);
@@ -382,7 +382,7 @@ describe('exactly-once effects on at-least-once delivery (fauxqs, faults at the 
         return s3Error(503, 'SlowDown', 'Please reduce your request rate.');
       return undefined;
     });
-    await expect(runAnalyze()).rejects.toThrow(`analysis failed for ${CLUSTER}`);
+    expect((await runAnalyze()).batchItemFailures).toHaveLength(1);
     const first = await published(chaos);
     expect(first).toHaveLength(2);
     // What the state says is still to be sent is exactly what was not.

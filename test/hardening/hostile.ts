@@ -5,6 +5,7 @@
 import { Readable } from 'stream';
 import { createIngestStats, ingest, type IngestOptions, type IngestStats } from '../../lib/ingest';
 import { encodeLastApplied, LAST_APPLIED_ANNOTATION } from '../../lib/k8s/last-applied';
+import { lastAppliedConfiguration } from '../../lib/koperator/pod-diff';
 import type { AuditEvent } from '../../lib/model/audit';
 import type { LogRecord } from '../../lib/model/record';
 import type { SourceObject } from '../../lib/sources/types';
@@ -108,7 +109,10 @@ function brokerPod(
       ],
     },
   };
-  const annotations = { [LAST_APPLIED_ANNOTATION]: lastApplied ?? encodeLastApplied(desired) };
+  // What koperator's annotator writes: the desired pod as Go marshals it (status: {} and all).
+  const annotations = {
+    [LAST_APPLIED_ANNOTATION]: lastApplied ?? encodeLastApplied(lastAppliedConfiguration(desired)),
+  };
   const request: Json = {
     kind: 'Pod',
     apiVersion: 'v1',

@@ -8,6 +8,8 @@ import type { Recreation } from '../../lib/model/findings';
 import type { FindingsDocument } from '../../lib/model/findings';
 import { buildSnsMessage, toAlertMessage } from '../../lib/notify/message';
 import { buildSlackPayload } from '../../lib/notify/slack';
+import { buildChatNotification } from '../../lib/notify/chat';
+import { buildEmailText } from '../../lib/notify/email';
 import { renderReport } from '../../lib/report';
 
 const PAYLOADS: readonly string[] = [
@@ -112,6 +114,48 @@ describe('hostile strings in findings', () => {
     const sns = buildSnsMessage(m);
     expect(sns.subject).toMatch(/^[\x20-\x7e]*$/);
     expect(JSON.parse(sns.body)).toMatchObject({ id: 'i' }); // still valid JSON
+  });
+
+  it.each(PAYLOADS)('chat and email: no mentions, links, control or bidi characters from %j', (p) => {
+    const doc = docWith(p);
+    const ctx = { window: { from: '2026-11-02T09:00:00Z', to: '2026-11-02T12:00:00Z' }, report: null };
+    for (const m of [
+      toAlertMessage(
+        {
+          kind: 'recreation',
+          event: 'recreation',
+          id: 'i',
+          cluster: `k${p}`,
+          recreation: doc.recreations[0],
+        },
+        ctx,
+      ),
+      toAlertMessage(
+        {
+          kind: 'loop',
+          event: 'loop-started',
+          id: 'l',
+          cluster: `k${p}`,
+          loop: doc.loops[0],
+          totalCount: 3,
+          latest: doc.recreations[0],
+        },
+        ctx,
+      ),
+    ]) {
+      const n = buildChatNotification(m);
+      const texts = [n.content.title, n.content.description, ...n.content.nextSteps, n.metadata.summary];
+      for (const t of texts) {
+        expect(t).not.toMatch(/<!channel>|<!here>|<https?:|(^|\s)@here/);
+        // eslint-disable-next-line no-control-regex
+        expect(t.replace(/\n/g, '')).not.toMatch(/[\u0000-\u001f\u007f\u202a-\u202e\u2028\u2029]/);
+      }
+      // One line per fact: nothing from the logs adds a line (a fake list item or heading).
+      expect(n.content.title).not.toContain('\n');
+      const email = buildEmailText(m);
+      // eslint-disable-next-line no-control-regex
+      expect(email).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f\u202a-\u202e\u2028\u2029]/);
+    }
   });
 
   it('property: any string in every field renders in every format without markup or a throw', () => {

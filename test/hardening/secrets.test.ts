@@ -1,7 +1,7 @@
 // Secrets never leave: known, unique strings are planted in every place of the logs
 // where a secret can sit, the whole pipeline runs over them, and no output that leaves
 // the process (reports in every format, SNS messages, Slack payloads, the facts written
-// to S3, stderr and console) may contain any of them. The same outputs must still carry
+// to S3, the Athena findings history, stderr and console) may contain any of them. The same outputs must still carry
 // the non-secret evidence (pod, webhook and user names, resource values), so this test
 // fails both when something leaks and when the outputs stop saying anything.
 //
@@ -17,6 +17,7 @@ import { simulateFights, type FightWebhook } from '../../sim/fights';
 import { defaultAnalysisOptions } from '../../lib/analyze/options';
 import { REDACTED, redactField } from '../../lib/analyze/redact';
 import { encodeFacts } from '../../lib/facts/codec';
+import { encodeRow, hourOfMs, rowsForHour } from '../../lib/history/findings-rows';
 import { main } from '../../lib/cli/main';
 import { createIngestStats, ingest } from '../../lib/ingest';
 import { decodeLastApplied, encodeLastApplied, LAST_APPLIED_ANNOTATION } from '../../lib/k8s/last-applied';
@@ -565,6 +566,32 @@ function alertTexts(doc: FindingsDocument): Record<string, string> {
   return out;
 }
 
+/** The JSON lines the analyze function writes for Athena, for every hour the findings touch. */
+function athenaRows(doc: FindingsDocument): string {
+  const times = [
+    ...doc.recreations.map((r) => r.deletedPod.deletedAt),
+    ...doc.loops.flatMap((l) => [l.firstAt, l.lastAt]),
+    ...(doc.fights ?? []).flatMap((f) => [f.firstAt, f.lastAt]),
+  ].map((t) => Date.parse(t));
+  const hours = new Set<string>();
+  for (
+    let t = Math.floor(Math.min(...times) / 3_600_000) * 3_600_000;
+    t <= Math.max(...times);
+    t += 3_600_000
+  )
+    hours.add(hourOfMs(t));
+  const lines: string[] = [];
+  for (const hour of hours)
+    for (const row of rowsForHour(doc, {
+      cluster: 'eks',
+      hour,
+      runAt: '2026-11-02T12:00:00Z',
+      loopStartedAt: (l) => l.firstAt,
+    }))
+      lines.push(encodeRow(row));
+  return lines.join('\n');
+}
+
 describeWithCorpus(SCENARIOS, 'secrets planted in the logs never leave the process', () => {
   let tmp = '';
   let out: Outputs;
@@ -584,6 +611,7 @@ describeWithCorpus(SCENARIOS, 'secrets planted in the logs never leave the proce
       }
     }
     Object.assign(texts, alertTexts(doc));
+    texts['athena findings history'] = athenaRows(doc);
     // The CLI itself, every format: its report on stdout, progress and summary on stderr.
     for (const format of REPORT_FORMATS) {
       const run = await cli(['analyze', '--input', tmp, '--format', format, '--no-progress']);

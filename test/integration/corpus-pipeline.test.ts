@@ -1,16 +1,15 @@
 // End to end over the shared scenario corpus (when present): its files land in the logs
 // bucket, S3-notification messages go through the ingest queue to the ingest handler,
-// a scheduled event runs the analyze handler, and the alerts come out of an SQS queue
+// a scheduled event runs the dispatch and, per cluster, the analyze handler, and the alerts come out of an SQS queue
 // subscribed to the topic. The loop messages must match the corpus' expected.json; a
 // second ingest of the same objects and a second analysis must publish nothing.
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import type { Context, SQSBatchResponse, SQSEvent, ScheduledEvent } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
 import { describeWithCorpus, SCENARIOS } from '../support/shared-corpus';
 import { driveSqsHandler, uploadObject } from '../../lib/aws/local-stack';
-import { lambdaContext, scheduledEvent } from '../../lib/aws/local-lambda';
 import type { FindingsDocument } from '../../lib/model/findings';
 import type { Classification } from '../../lib/model/findings';
 import {
@@ -20,6 +19,7 @@ import {
   handlerEnv,
   notifyObjects,
   receivedAlerts,
+  scheduleAnalysis,
   reportedLoopStarts,
   reportedRecreations,
   unmatchedRecreations,
@@ -51,7 +51,6 @@ describeWithCorpus(CORPUS, 'deployed pipeline over the scenario corpus (fauxqs)'
   let fx: Fauxqs;
   let env: Env;
   let ingest: (e: SQSEvent, c: Context) => Promise<SQSBatchResponse>;
-  let analyze: (e: ScheduledEvent, c: Context) => Promise<unknown>;
   let truth: FindingsDocument;
   const saved = { ...process.env };
 
@@ -60,7 +59,6 @@ describeWithCorpus(CORPUS, 'deployed pipeline over the scenario corpus (fauxqs)'
     env = await deploy(fx, 'corpus-logs');
     handlerEnv(fx, env.stack, { ALERT_RECREATION_CLASSES: CLASSES.join(','), LOOKBACK: '6h' });
     ingest = (await import('../../functions/ingest')).handler;
-    analyze = (await import('../../functions/analyze')).handler;
     truth = JSON.parse(await fs.readFile(path.join(CORPUS, 'expected.json'), 'utf8')) as FindingsDocument;
     for (const f of await filesUnder(CORPUS)) {
       await uploadObject(
@@ -105,7 +103,7 @@ describeWithCorpus(CORPUS, 'deployed pipeline over the scenario corpus (fauxqs)'
   });
 
   it('publishes the corpus loops and the chosen recreations once, matching expected.json', async () => {
-    await analyze(scheduledEvent(runTime), lambdaContext('analyze'));
+    await scheduleAnalysis(env, runTime);
     const { alerts, events } = await receivedAlerts(env);
     expect(events.every((e) => e.Records[0]!.EventSource === 'aws:sns')).toBe(true);
     expect(
@@ -147,8 +145,8 @@ describeWithCorpus(CORPUS, 'deployed pipeline over the scenario corpus (fauxqs)'
     expect(drive.failures.flat()).toEqual([]);
     // Same source key and ETag: the same facts objects, not a second copy.
     expect(await factsKeys()).toEqual(firstFacts);
-    await analyze(scheduledEvent(runTime), lambdaContext('analyze'));
-    await analyze(scheduledEvent(new Date(runTime.getTime() + 5 * 60_000)), lambdaContext('analyze'));
+    await scheduleAnalysis(env, runTime);
+    await scheduleAnalysis(env, new Date(runTime.getTime() + 5 * 60_000));
     expect((await receivedAlerts(env)).alerts).toEqual([]);
   });
 });

@@ -4,12 +4,12 @@
 // must follow the doubling rule, and no announcement may repeat.
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import type { Context, ScheduledEvent } from 'aws-lambda';
+import type { Context, SQSEvent } from 'aws-lambda';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
 import { describeWithCorpus, SCENARIOS } from '../support/shared-corpus';
 import { driveSqsHandler, uploadObject } from '../../lib/aws/local-stack';
-import { lambdaContext, scheduledEvent } from '../../lib/aws/local-lambda';
-import type { AnalyzeResponse } from '../../functions/analyze';
+import { analysisRequestEvent, lambdaContext } from '../../lib/aws/local-lambda';
+import type { AnalyzeOutcome } from '../../functions/analyze';
 import type { AlertMessage, LoopAlertMessage } from '../../lib/notify/message';
 import type { FindingsDocument } from '../../lib/model/findings';
 import { deploy, handlerEnv, loopKey, notifyObjects, receivedAlerts, type Env } from './support';
@@ -29,7 +29,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 describeWithCorpus(CORPUS, 'scheduled runs over a sliding window (corpus)', () => {
   let fx: Fauxqs;
   let env: Env;
-  let analyze: (e: ScheduledEvent, c: Context) => Promise<AnalyzeResponse>;
+  let analyze: (e: SQSEvent, c: Context) => Promise<AnalyzeOutcome>;
   let truth: FindingsDocument;
   const saved = { ...process.env };
 
@@ -38,7 +38,7 @@ describeWithCorpus(CORPUS, 'scheduled runs over a sliding window (corpus)', () =
     env = await deploy(fx, 'stream-logs');
     handlerEnv(fx, env.stack, { LOOKBACK: '30m', CONTEXT: '1h' });
     const ingest = (await import('../../functions/ingest')).handler;
-    analyze = (await import('../../functions/analyze')).handler;
+    analyze = (await import('../../functions/analyze')).analyzeBatch;
     truth = JSON.parse(await fs.readFile(path.join(CORPUS, 'expected.json'), 'utf8')) as FindingsDocument;
     for (const f of await filesUnder(CORPUS))
       await uploadObject(
@@ -66,7 +66,7 @@ describeWithCorpus(CORPUS, 'scheduled runs over a sliding window (corpus)', () =
       new Date('2026-11-02T11:05:00Z'),
     ];
     for (const t of times) {
-      const res = await analyze(scheduledEvent(t), lambdaContext('analyze'));
+      const res = await analyze(analysisRequestEvent('stream', t), lambdaContext('analyze'));
       active.push(res.clusters.reduce((n, c) => n + c.activeLoops, 0));
       all.push(...(await receivedAlerts(env)).alerts);
     }

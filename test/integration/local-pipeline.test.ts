@@ -60,6 +60,10 @@ describe('runLocalPipeline', () => {
       expect(out.text()).toContain('── SNS 1: [demo] loop started');
       expect(out.text()).toContain('── Slack 4');
       expect(err.text()).toMatch(/ingest: \d+ invocations, 0 message failures, 0 dead-lettered/);
+      // The corpus's recreations, loops included, also went to the Athena history.
+      expect(err.text()).toMatch(
+        /findings history \(Athena\): [1-9]\d* rows under s3:\/\/koperator-audit-local\/findings\//,
+      );
     });
   });
 

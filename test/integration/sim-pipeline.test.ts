@@ -4,10 +4,9 @@
 // real-shaped events; the alerts received from the topic's SQS subscription must be the
 // truth's loops (the last one still active) and its chosen recreations. A second
 // delivery and a second analysis publish nothing.
-import type { Context, SQSBatchResponse, SQSEvent, ScheduledEvent } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
 import { driveSqsHandler, uploadObject } from '../../lib/aws/local-stack';
-import { lambdaContext, scheduledEvent } from '../../lib/aws/local-lambda';
 import { DEFAULT_SCENARIO_ORDER, simulateCluster, type ScenarioName, type SimulatedLogs } from '../../sim';
 import { encodeAudit, encodeOperator } from '../../sim/encode';
 import type { Classification } from '../../lib/model/findings';
@@ -27,6 +26,7 @@ import {
   loopKey,
   notifyObjects,
   receivedAlerts,
+  scheduleAnalysis,
   reportedLoopStarts,
   reportedRecreations,
   unmatchedRecreations,
@@ -47,7 +47,6 @@ describe('deployed pipeline over simulated logs (fauxqs)', () => {
   let fx: Fauxqs;
   let env: Env;
   let ingest: (e: SQSEvent, c: Context) => Promise<SQSBatchResponse>;
-  let analyze: (e: ScheduledEvent, c: Context) => Promise<unknown>;
   let sim: SimulatedLogs;
   let runTime: Date;
   let files: [string, Buffer][] = [];
@@ -59,7 +58,6 @@ describe('deployed pipeline over simulated logs (fauxqs)', () => {
     env = await deploy(fx, 'sim-logs');
     handlerEnv(fx, env.stack, { ALERT_RECREATION_CLASSES: CLASSES.join(','), LOOKBACK: '12h' });
     ingest = (await import('../../functions/ingest')).handler;
-    analyze = (await import('../../functions/analyze')).handler;
     sim = simulateCluster({
       seed: 20261102,
       start: '2026-11-02T06:00:00Z',
@@ -104,7 +102,7 @@ describe('deployed pipeline over simulated logs (fauxqs)', () => {
     await notifyObjects(env, `logs/${CLUSTER}/`);
     const drive = await driveSqsHandler(env.sqs, env.stack.ingestQueueUrl, env.stack.ingestQueueArn, ingest);
     expect(drive.failures.flat()).toEqual([]);
-    await analyze(scheduledEvent(runTime), lambdaContext('analyze'));
+    await scheduleAnalysis(env, runTime);
     const { alerts } = await receivedAlerts(env);
     firstIds = alerts.map((a) => a.id).sort();
     expect(reportedLoopStarts(alerts)).toEqual(expectedLoopStarts(sim.truth.loops));
@@ -163,7 +161,7 @@ describe('deployed pipeline over simulated logs (fauxqs)', () => {
   it('publishes nothing when the objects are delivered again and the analysis runs again', async () => {
     await notifyObjects(env, `logs/${CLUSTER}/`);
     await driveSqsHandler(env.sqs, env.stack.ingestQueueUrl, env.stack.ingestQueueArn, ingest);
-    await analyze(scheduledEvent(runTime), lambdaContext('analyze'));
+    await scheduleAnalysis(env, runTime);
     expect((await receivedAlerts(env)).alerts).toEqual([]);
   });
 });

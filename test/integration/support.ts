@@ -8,6 +8,8 @@ import { listObjects } from '../../lib/aws/backfill';
 import { buildS3Notification } from '../../lib/aws/s3-events';
 import { createLocalStack, drainQueue, type LocalStack } from '../../lib/aws/local-stack';
 import { snsEventFromEnvelope } from '../../lib/aws/local-lambda';
+import { runSchedule, type ScheduleRun } from '../../lib/aws/local-schedule';
+import type { ClusterSummary } from '../../functions/analyze';
 import type { Fauxqs } from '../support/fauxqs';
 import type { AlertMessage, LoopAlertMessage } from '../../lib/notify/message';
 import type { Classification, Loop, Recreation } from '../../lib/model/findings';
@@ -29,6 +31,7 @@ export function handlerEnv(fx: Fauxqs, stack: LocalStack, extra: Record<string, 
     KOPERATOR_AUDIT_S3_PATH_STYLE: 'true',
     BUCKET: stack.bucket,
     TOPIC_ARN: stack.topicArn,
+    ANALYSIS_QUEUE_URL: stack.analysisQueueUrl,
     POWERTOOLS_LOG_LEVEL: 'ERROR',
     POWERTOOLS_METRICS_DISABLED: 'true',
     ...extra,
@@ -129,4 +132,11 @@ export function unmatchedRecreations(
     else left.splice(i, 1);
   }
   return { missing, extra: left.map((r) => `${r.deletedPod.uid ?? r.deletedPod.name}:${r.classification}`) };
+}
+
+/** One tick of the schedule as Lambda plays it: dispatch, then the analysis queue drained through analyze. */
+export async function scheduleAnalysis(env: Env, now: Date): Promise<ScheduleRun<ClusterSummary>> {
+  const { handler: dispatch } = await import('../../functions/dispatch-analysis');
+  const { analyzeBatch } = await import('../../functions/analyze');
+  return runSchedule(env.sqs, env.stack, { dispatch, analyze: analyzeBatch }, now);
 }

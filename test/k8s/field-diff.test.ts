@@ -36,10 +36,16 @@ describe('diffFields', () => {
       [{ path: 'spec.containers[name=kafka].resources.requests.cpu', before: '1', after: '392m' }],
     ],
     [
-      'quantities equal by value are not a change',
-      'spec: {containers: [{name: kafka, resources: {requests: {cpu: "1", memory: 1Gi}}}]}',
-      'spec: {containers: [{name: kafka, resources: {requests: {cpu: 1000m, memory: 1024Mi}}}]}',
-      [],
+      'a quantity in another canonical spelling is a change, as the patch sees it',
+      'spec: {containers: [{name: kafka, resources: {requests: {memory: 2Gi}}}]}',
+      'spec: {containers: [{name: kafka, resources: {requests: {memory: "2147483648"}}}]}',
+      [
+        {
+          path: 'spec.containers[name=kafka].resources.requests.memory',
+          before: '2Gi',
+          after: '2147483648',
+        },
+      ],
     ],
     [
       'an element present on one side is one field',

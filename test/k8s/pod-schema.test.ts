@@ -1,4 +1,4 @@
-import { hasRetainKeys, isQuantityPath, listStrategy, type ListStrategy } from '../../lib/k8s/pod-schema';
+import { hasRetainKeys, listStrategy, type ListStrategy } from '../../lib/k8s/pod-schema';
 
 // The patchStrategy/patchMergeKey tags of core/v1 Pod and meta/v1 ObjectMeta.
 describe('listStrategy', () => {
@@ -43,22 +43,5 @@ describe('listStrategy', () => {
     expect(hasRetainKeys(['spec', 'volumes'])).toBe(true);
     expect(hasRetainKeys(['spec', 'resourceClaims'])).toBe(true);
     expect(hasRetainKeys(['spec', 'containers'])).toBe(false);
-  });
-});
-
-describe('isQuantityPath', () => {
-  it.each<[string, boolean]>([
-    ['spec.containers.resources.requests.cpu', true],
-    ['spec.containers.resources.limits.memory', true],
-    ['spec.initContainers.resources.requests.ephemeral-storage', true],
-    ['spec.overhead.cpu', true],
-    ['spec.volumes.emptyDir.sizeLimit', true],
-    ['spec.resources.limits.cpu', true],
-    ['spec.containers.resources.requests', false],
-    ['spec.containers.image', false],
-    ['metadata.labels.cpu', false],
-    ['status.containerStatuses.resources.requests.cpu', false],
-  ])('%s -> %p', (path, expected) => {
-    expect(isQuantityPath(path.split('.'))).toBe(expected);
   });
 });

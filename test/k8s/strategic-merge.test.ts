@@ -109,10 +109,10 @@ describe('createTwoWayMergePatch', () => {
     ],
     ['a type change replaces', 'spec: {x: [1]}', 'spec: {x: {a: 1}}', 'spec: {x: {a: 1}}'],
     [
-      'quantities compare by value: 1000m is 1, 2048Mi is 2Gi',
-      'spec: {containers: [{name: a, resources: {requests: {cpu: "1", memory: 2Gi}}}], overhead: {cpu: 250m}}',
-      'spec: {containers: [{name: a, resources: {requests: {cpu: 1000m, memory: 2048Mi}}}], overhead: {cpu: 0.25}}',
-      '{}',
+      'quantities compare as strings, as upstream: 2Gi and 2147483648 are different spellings',
+      'spec: {containers: [{name: a, resources: {requests: {memory: 2Gi}}}], overhead: {cpu: 250m}}',
+      'spec: {containers: [{name: a, resources: {requests: {memory: "2147483648"}}}], overhead: {cpu: 250m}}',
+      'spec: {$setElementOrder/containers: [{name: a}], containers: [{name: a, resources: {requests: {memory: "2147483648"}}}]}',
     ],
     [
       'a quantity of another value is a change',
@@ -225,11 +225,11 @@ describe('createThreeWayMergePatch', () => {
       'metadata: {$deleteFromPrimitiveList/finalizers: [b], $setElementOrder/finalizers: [a, c], finalizers: [c]}',
     ],
     [
-      'quantities respelled in current are no change',
+      'a quantity respelled in current is reverted (the patch compares strings)',
       'spec: {containers: [{name: a, resources: {limits: {memory: 1Gi}}}]}',
       'spec: {containers: [{name: a, resources: {limits: {memory: 1Gi}}}]}',
-      'spec: {containers: [{name: a, resources: {limits: {memory: 1024Mi}}}]}',
-      '{}',
+      'spec: {containers: [{name: a, resources: {limits: {memory: "1073741824"}}}]}',
+      'spec: {$setElementOrder/containers: [{name: a}], containers: [{name: a, resources: {limits: {memory: 1Gi}}}]}',
     ],
     [
       'retainKeys travels with a changed volume',

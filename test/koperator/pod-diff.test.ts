@@ -1,5 +1,10 @@
 import type { Pod } from 'kubernetes-types/core/v1';
-import { intentDecision, threeWayDecision, type FieldDiff } from '../../lib/koperator/pod-diff';
+import {
+  intentDecision,
+  lastAppliedConfiguration,
+  threeWayDecision,
+  type FieldDiff,
+} from '../../lib/koperator/pod-diff';
 import { DESIRED, edit, kafka, live } from './fixtures';
 
 const LIVE = live(DESIRED);
@@ -380,8 +385,9 @@ describe('intentDecision: what the fixed operator restarts for', () => {
       edit(DESIRED, (p) => void (p.metadata!.annotations = { 'banzaicloud.com/last-applied': 'x' })),
       [],
     ],
-  ])('%s', (_name, original, modified, fields) => {
-    const d = intentDecision(original, modified);
+  ])('%s', (_name, desiredThen, modified, fields) => {
+    // last-applied is what koperator's annotator wrote for the desired pod of the time.
+    const d = intentDecision(lastAppliedConfiguration(desiredThen), modified);
     expect(d.fields).toEqual(fields);
     expect(d.changed).toBe(fields.length > 0);
   });
@@ -389,8 +395,9 @@ describe('intentDecision: what the fixed operator restarts for', () => {
   it('is true on a CR change and false on a webhook change that the three-way diff reverts', () => {
     const webhooked = edit(LIVE, (p) => void (kafka(p).resources!.requests!.cpu = '392m'));
     expect(threeWayDecision(DESIRED, DESIRED, webhooked).changed).toBe(true);
-    expect(intentDecision(DESIRED, DESIRED).changed).toBe(false);
+    const original = lastAppliedConfiguration(DESIRED);
+    expect(intentDecision(original, DESIRED).changed).toBe(false);
     const crEdit = edit(DESIRED, (p) => void (kafka(p).resources!.requests!.memory = '4Gi'));
-    expect(intentDecision(DESIRED, crEdit).changed).toBe(true);
+    expect(intentDecision(original, crEdit).changed).toBe(true);
   });
 });

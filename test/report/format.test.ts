@@ -116,11 +116,13 @@ describe('HTML escaping', () => {
 });
 
 describe('timeline SVG', () => {
-  it('draws one mark per recreation and one band per loop, escaping every attribute', () => {
+  it('marks every recreation and draws one band per loop, escaping every attribute', () => {
     const doc = buildFixture();
     doc.recreations[0].deletedPod.uid = '"><script>alert(1)</script>';
-    const svg = renderTimeline(doc);
-    expect(svg.match(/<circle class="mark"/g)).toHaveLength(doc.recreations.length);
+    const { svg, bins } = renderTimeline(doc);
+    const marks = svg.match(/<circle class="mark[^>]*>/g) ?? [];
+    const binned = bins.reduce((n, b) => n + b.length, 0);
+    expect(marks.length - bins.length + binned).toBe(doc.recreations.length);
     expect(svg.match(/<rect class="loop-band"/g)).toHaveLength(doc.loops.length);
     expect(svg).not.toContain('<script>');
     expect(svg).toContain('data-uid="&quot;&gt;&lt;script&gt;');
@@ -129,7 +131,7 @@ describe('timeline SVG', () => {
   it('still draws a mark for a recreation whose time does not parse', () => {
     const doc = buildFixture();
     doc.recreations[0].deletedPod.deletedAt = 'garbage';
-    expect(renderTimeline(doc)).toMatch(/<circle class="mark"[^>]*data-undated="true"/);
+    expect(renderTimeline(doc).svg).toMatch(/<circle class="mark[^"]*"[^>]*data-undated="true"/);
   });
 
   it('picks round tick steps', () => {

@@ -47,16 +47,30 @@ describe('HTML report in Chromium', () => {
       expect(report.dialogs).toEqual([]);
     });
 
-    it('draws exactly one .mark per recreation and one .loop-band per loop', async () => {
+    it('marks every recreation once, draws one .loop-band per loop and one row per looping broker', async () => {
       const counts = await countReport(report.page);
-      expect(counts.marks).toBe(doc.recreations.length);
+      expect(counts.marked).toBe(doc.recreations.length);
       expect(counts.loopBands).toBe(doc.loops.length);
-      expect(counts.loopRows).toBe(doc.loops.length);
+      expect(counts.loopBrokers).toBe(new Set(doc.loops.map((l) => `${l.kafkaCluster}#${l.brokerId}`)).size);
+      expect(counts.loopRuns).toBe(doc.loops.length);
+      expect(counts.advice).toBe(new Set(doc.loops.map((l) => l.recommendation)).size);
       expect(counts.listedRows).toBe(doc.recreations.length);
+      // A mark of its own carries its recreation's class and uid; a bin's members are in the page data.
       const marks = await report.page.$$eval('.mark', (els) =>
-        els.map((e) => [e.getAttribute('data-class'), e.getAttribute('data-uid')]),
+        els.map((e) => ({
+          idx: Number(e.getAttribute('data-idx')),
+          bin: e.getAttribute('data-bin'),
+          cls: e.getAttribute('data-class'),
+          uid: e.getAttribute('data-uid'),
+        })),
       );
-      expect(marks).toEqual(doc.recreations.map((r) => [r.classification, r.deletedPod.uid ?? '']));
+      const bins = JSON.parse((await report.page.textContent('#report-data')) ?? '{}').bins as number[][];
+      const seen = marks.flatMap((m) => (m.bin === null ? [m.idx] : bins[Number(m.bin)]));
+      expect([...seen].sort((a, b) => a - b)).toEqual(doc.recreations.map((_, i) => i));
+      for (const m of marks.filter((x) => x.bin === null)) {
+        const r = doc.recreations[m.idx];
+        expect([m.cls, m.uid]).toEqual([r.classification, r.deletedPod.uid ?? '']);
+      }
     });
 
     it('draws one .fight-band per fight, in a row of its own, and lists each with its recommendation', async () => {
@@ -72,17 +86,24 @@ describe('HTML report in Chromium', () => {
       expect(await report.page.$$eval('.row-label[data-fight]', (els) => els.length)).toBe(fights.length);
     });
 
-    it('shows the header counts, the inputs and the summary', async () => {
+    it('shows the header counts, the inputs, every count, and each loop under its broker', async () => {
       const header = await report.page.textContent('header');
       // The span covers the fights too (the hot loop ends last).
       expect(header).toContain('2026-11-02 09:58:21 → 11:33:36 UTC');
       expect(header).toContain('3fights');
       expect(header).toContain('logs/operator.log.gz');
+      // The fixture's summary is not lib/ingest's shape: its keys are still listed, collapsed.
       expect(await report.page.textContent('#summary')).toContain('skipped[0].reason');
-      const loops = await report.page.textContent('table.loops');
-      expect(loops).toContain('Exclude broker pods from the scaleops webhook');
-      expect(loops).toContain('active');
+      const loops = (await report.page.textContent('#loops')) ?? '';
+      for (const l of doc.loops) expect(loops.split(l.recommendation)).toHaveLength(2);
+      expect(loops).toContain('at the end of the logs, 2026-11-02 11:24:04 UTC');
       expect(loops).toContain('ended');
+      await report.page.click('details.broker-loops[data-broker*="pipeline-kafka"] > summary');
+      expect(
+        await report.page.$$eval('details.broker-loops[data-broker*="pipeline-kafka"] tr.run', (trs) =>
+          trs.map((tr) => tr.textContent?.replace(/\s+/g, ' ').trim()),
+        ),
+      ).toEqual(['1 2026-11-02 11:20:00 → 11:24:04 5 1m01s active']);
     });
 
     it('expanding a recreation shows its field diff and both verdicts', async () => {
@@ -181,9 +202,12 @@ describe('HTML report in Chromium', () => {
 
     it('renders them as text and runs no script of theirs', async () => {
       await report.page.hover(`circle.mark[data-idx="0"]`);
-      const { elements: _, ...dom } = await domCensus(report.page);
+      const { elements: _, links, ...dom } = await domCensus(report.page);
       // Two SVGs are the page's own: the timeline and the loop key in the legend.
-      expect(dom).toEqual({ imgs: 0, scripts: 2, svgs: 2, inlineHandlers: 0, links: [] });
+      expect(dom).toEqual({ imgs: 0, scripts: 2, svgs: 2, inlineHandlers: 0 });
+      // The only links are the page's own, from a broker's row to its advice.
+      expect(links.length).toBe(doc.loops.length);
+      for (const l of links) expect(l).toMatch(/^#advice-\d+$/);
       expect(report.dialogs).toEqual([]);
       expect(report.pageErrors).toEqual([]);
       expect(report.consoleErrors).toEqual([]);
@@ -208,7 +232,7 @@ describe('HTML report in Chromium', () => {
 
     it('draws every mark and band but lists only one page of 100', async () => {
       const counts = await countReport(report.page);
-      expect(counts.marks).toBe(2500);
+      expect(counts.marked).toBe(2500);
       expect(counts.loopBands).toBe(doc.loops.length);
       expect(counts.listedRows).toBe(100);
       expect(counts.pageInfo).toBe('Page 1 of 25');

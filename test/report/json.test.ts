@@ -5,8 +5,21 @@ describe('JSON report', () => {
   const doc = buildFixture();
   const text = renderReport(doc, 'json', { color: true });
 
-  it('round-trips to the input document', () => {
-    expect(JSON.parse(text)).toEqual(doc);
+  it('round-trips to the input document, named by schema and version, with fights and inputErrors always present', () => {
+    expect(JSON.parse(text)).toEqual({
+      schema: 'koperator-audit/findings',
+      version: 1,
+      ...doc,
+      summary: { ...doc.summary, inputErrors: [] },
+    });
+  });
+
+  it('carries the input errors it is given', () => {
+    const failed = { input: 's3://audit/eks/', reason: 'no AWS region (set AWS_REGION or --region)' };
+    const parsed = JSON.parse(
+      renderReport({ ...doc, summary: { ...doc.summary, inputErrors: [failed] } }, 'json', { color: false }),
+    );
+    expect(parsed.summary.inputErrors).toEqual([failed]);
   });
 
   it('is 2-space JSON ending in one newline', () => {
@@ -23,7 +36,7 @@ describe('JSON report', () => {
     // Rebuild the first recreation with its keys reversed.
     shuffled.recreations[0] = Object.fromEntries(Object.entries(r).reverse()) as typeof r;
     const parsed = JSON.parse(renderReport(shuffled, 'json', { color: false }));
-    expect(Object.keys(parsed)).toEqual(['recreations', 'loops', 'fights', 'summary']);
+    expect(Object.keys(parsed)).toEqual(['schema', 'version', 'recreations', 'loops', 'fights', 'summary']);
     expect(Object.keys(parsed.recreations[0])).toEqual([
       'namespace',
       'kafkaCluster',

@@ -14,10 +14,51 @@ describe('Markdown report', () => {
 
   it('has headings, a loops table, one table per broker and one <details> per recreation', () => {
     expect(md.startsWith('# Broker pod recreations\n')).toBe(true);
-    expect(md).toContain('## Loops (2)\n\n| broker | class | count |');
-    expect(md.match(/^### /gm)).toHaveLength(10);
+    expect(md).toMatch(
+      /## Loops \(2\)\n\n(\*\*active\*\* = still looping at the end of the logs, [^\n]+\n\n)?\| broker \| class \| count \|/,
+    );
+    // One heading per broker, and one for what to do.
+    expect(md.match(/^### /gm)).toHaveLength(11);
+    expect(md).toContain('### What to do');
     expect(md.match(/^<details><summary>/gm)).toHaveLength(doc.recreations.length);
     expect(md.match(/^<\/details>$/gm)).toHaveLength(doc.recreations.length);
+  });
+
+  it('puts a banner naming each failed input above everything else', () => {
+    const failed = {
+      ...doc,
+      summary: {
+        ...doc.summary,
+        inputsOpened: 3,
+        inputErrors: [{ input: '/var/log/audti/', reason: 'no such file or folder' }],
+      },
+    };
+    const out = renderReport(failed, 'markdown', { color: false });
+    const banner = out.indexOf('> **1 input could not be read**: this report covers only the rest.');
+    expect(banner).toBeGreaterThan(0);
+    expect(banner).toBeLessThan(out.indexOf('**16 recreations**'));
+    expect(out).toContain('> - `/var/log/audti/`: no such file or folder');
+    const none = { ...failed, summary: { ...failed.summary, inputsOpened: 0 } };
+    expect(renderReport(none, 'markdown', { color: false })).toContain(
+      '**No input could be read** (1 input failed): this is not an all-clear.',
+    );
+  });
+
+  it('says active is relative to the end of the logs, and when that is', () => {
+    const withEnd = { ...doc, summary: { ...doc.summary, dataEndsAt: '2026-11-02T11:30:00.000000Z' } };
+    expect(renderReport(withEnd, 'markdown', { color: false })).toContain(
+      '**active** = still looping at the end of the logs, 2026-11-02 11:30:00 UTC (the newest event read, not now).',
+    );
+  });
+
+  it('writes each distinct recommendation once', () => {
+    const twice = {
+      ...doc,
+      loops: [...doc.loops, { ...doc.loops[0], brokerId: '9', firstAt: '2026-11-02T11:30:00Z' }],
+    };
+    const out = renderReport(twice, 'markdown', { color: false });
+    const text = mdText(doc.loops[0].recommendation);
+    expect(out.split(text).length - 1).toBe(1);
   });
 
   it('uses the same class colour squares as the palette', () => {

@@ -47,9 +47,10 @@ describe('table report', () => {
     );
   });
 
-  it('aligns columns: every loop row starts its cells at the header offsets', () => {
-    const lines = plain.split('\n');
-    const header = lines.find((l) => l.includes('broker') && l.includes('recommendation'));
+  it('aligns columns where the table fits: every loop row starts its cells at the header offsets', () => {
+    const wide = renderReport(doc, 'table', { color: false, ...FIXTURE_OPTIONS, width: 200 });
+    const lines = wide.split('\n');
+    const header = lines.find((l) => l.includes('broker') && l.includes('state'));
     expect(header).toBeDefined();
     const classAt = header!.indexOf('class');
     const rows = lines.filter((l) => l.includes('external-mutation-revert') && l.includes('#'));
@@ -59,12 +60,52 @@ describe('table report', () => {
 
   it('shows a downscale with no created pod and an unknown deleter', () => {
     expect(plain).toContain('orders-kafka-3-p4q8z → (none)');
-    expect(plain).toMatch(/logs-kafka-0-9zz8y → logs-kafka-0-c4d5e\s+unknown\s+—\s+\?/);
+    expect(plain).toMatch(/unknown\n\s+logs-kafka-0-9zz8y → logs-kafka-0-c4d5e {2}by \?/);
   });
 
-  it('marks the active loop and the ended one', () => {
-    expect(plain).toMatch(/kafka\/pipeline-kafka #4 .* ACTIVE /);
-    expect(plain).toMatch(/kafka\/events-kafka #5 .* ended /);
+  it('marks the active loop and the ended one, and says active is at the end of the logs', () => {
+    expect(plain).toMatch(/kafka\/pipeline-kafka #4 .*ACTIVE /);
+    expect(plain).toMatch(/kafka\/events-kafka #5 .*ended /);
+    expect(plain).toContain('ACTIVE = still looping at the end of the logs, 2026-11-02 11:24:04 UTC');
+  });
+
+  it.each([60, 80, 100, 120, 200])('fits %i columns: no line is as wide as the terminal', (width) => {
+    const out = renderReport(doc, 'table', { color: false, ...FIXTURE_OPTIONS, width });
+    const widest = Math.max(...out.split('\n').map((l) => [...l].length));
+    expect(widest).toBeLessThan(width);
+  });
+
+  it('prints each distinct recommendation once, however many loops share it', () => {
+    const many = buildFixture();
+    const base = many.loops[1];
+    for (let i = 0; i < 20; i++)
+      many.loops.push({ ...base, firstAt: `2026-11-02T12:${String(i).padStart(2, '0')}:00Z` });
+    const out = renderReport(many, 'table', { color: false, width: 200 });
+    const words = base.recommendation.split(' ').slice(0, 6).join(' ');
+    expect(out.split(words).length - 1).toBe(1);
+    // A broker's runs of loops with the same fields and mutators say them once (each fight says its own).
+    const fights = many.fights?.length ?? 0;
+    expect(out.match(/^ {6}fields {2}/gm)).toHaveLength(2 + fights);
+    expect(out.match(/^ {6}by {6}/gm)).toHaveLength(2 + fights);
+  });
+
+  it('puts failed inputs in a banner above everything else', () => {
+    const failed = buildFixture();
+    failed.summary = {
+      ...failed.summary,
+      inputsOpened: 2,
+      inputErrors: [{ input: 's3://audit/eks/', reason: 'no AWS region (set AWS_REGION or --region)' }],
+    };
+    const out = renderReport(failed, 'table', { color: false });
+    expect(out.split('\n').slice(0, 2)).toEqual([
+      '!! 1 INPUT COULD NOT BE READ: this report covers only the rest',
+      '   s3://audit/eks/: no AWS region (set AWS_REGION or --region)',
+    ]);
+  });
+
+  it('shortens long paths at a segment boundary, keeping the field', () => {
+    const out = renderReport(doc, 'table', { color: false, width: 70 });
+    expect(out).toContain('        spec.….preferredDuringSchedulingIgnoredDuringExecution\n');
   });
 
   it('neutralises terminal control characters from the logs', () => {

@@ -14,8 +14,19 @@ export const CLIENT_SCRIPT = String.raw`
   'use strict';
   var PAGE_SIZE = Number(document.body.getAttribute('data-page-size')) || 100;
   var data = JSON.parse(document.getElementById('report-data').textContent);
-  var recs = data.recreations;
+  var S = data.strings;
+  function str(i) { return i === null ? null : S[i]; }
+  // Decoded once: the embedded form is compact (page.ts, ClientRecreation), this one is handy.
+  var recs = data.recreations.map(function (t, idx) {
+    return {
+      idx: idx, time: t[0], broker: S[t[1]], brokerLabel: S[t[2]], deletedPod: t[3], deletedUid: t[4],
+      createdPod: t[5], classification: S[t[6]], deletedBy: str(t[7]), createdAt: t[8],
+      fields: t[9].map(function (f) { return { path: S[f[0]], from: S[f[1]], to: S[f[2]], by: str(f[3]) }; }),
+      verdict: { before: S[t[10]], after: S[t[11]] }, evidence: t[12]
+    };
+  });
   var order = data.order;
+  var bins = data.bins || [];
   var state = { cls: '', broker: '', q: '', page: 0 };
   var filtered = order;
 
@@ -201,8 +212,20 @@ export const CLIENT_SCRIPT = String.raw`
   if (svg) {
     svg.addEventListener('click', function (ev) {
       var t = ev.target;
-      if (t.classList.contains('mark')) reveal(Number(t.getAttribute('data-idx')));
-      else if (t.classList.contains('row-label')) {
+      if (t.classList.contains('mark')) {
+        var first = Number(t.getAttribute('data-idx'));
+        if (t.hasAttribute('data-bin')) {
+          // A binned mark lists its broker's recreations of that class, from its first one.
+          var r0 = recs[first];
+          state.broker = r0.broker; state.cls = r0.classification;
+          brokerSel.value = state.broker; clsSel.value = state.cls;
+          applyFilters();
+        }
+        reveal(first);
+      } else if (t.classList.contains('loop-band')) {
+        var d = document.querySelector('details.broker-loops[data-broker="' + CSS.escape(t.getAttribute('data-broker')) + '"]');
+        if (d) { d.open = true; d.scrollIntoView({ block: 'center' }); }
+      } else if (t.classList.contains('row-label')) {
         state.broker = t.getAttribute('data-broker');
         brokerSel.value = state.broker;
         state.page = 0;
@@ -216,11 +239,20 @@ export const CLIENT_SCRIPT = String.raw`
       var r = recs[Number(t.getAttribute('data-idx'))];
       if (!r) return;
       tip.replaceChildren();
-      tip.appendChild(el('b', '', r.time + ' UTC'));
-      tip.appendChild(el('div', '', r.brokerLabel + ' · ' + r.classification));
-      tip.appendChild(el('div', '', r.deletedPod + ' → ' + (r.createdPod || '(none)')));
-      tip.appendChild(el('div', '', 'deleted by ' + (r.deletedBy || 'unknown')));
-      if (r.fields.length) tip.appendChild(el('div', '', r.fields.map(function (f) { return f.path; }).join(', ')));
+      if (t.hasAttribute('data-bin')) {
+        var members = bins[Number(t.getAttribute('data-bin'))] || [];
+        var last = recs[members[members.length - 1]] || r;
+        tip.appendChild(el('b', '', members.length.toLocaleString('en-US') + ' recreations'));
+        tip.appendChild(el('div', '', r.brokerLabel + ' · ' + r.classification));
+        tip.appendChild(el('div', '', r.time + ' → ' + last.time + ' UTC'));
+        tip.appendChild(el('div', '', 'click to list them'));
+      } else {
+        tip.appendChild(el('b', '', r.time + ' UTC'));
+        tip.appendChild(el('div', '', r.brokerLabel + ' · ' + r.classification));
+        tip.appendChild(el('div', '', r.deletedPod + ' → ' + (r.createdPod || '(none)')));
+        tip.appendChild(el('div', '', 'deleted by ' + (r.deletedBy || 'unknown')));
+        if (r.fields.length) tip.appendChild(el('div', '', r.fields.map(function (f) { return f.path; }).join(', ')));
+      }
       tip.style.display = 'block';
     });
     svg.addEventListener('mousemove', function (ev) {

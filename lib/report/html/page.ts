@@ -2,7 +2,7 @@
 // so it can be attached to a ticket or opened from S3 with no network at view time.
 // Everything static is rendered server-side and escaped; the recreation list is drawn
 // by the page script from embedded JSON, one page at a time (see client.ts).
-import type { Fight, FindingsDocument, Loop, Recreation } from '../../model/findings';
+import type { FindingsDocument, Recreation } from '../../model/findings';
 import { createHash } from 'crypto';
 import { CLASS_ORDER, CLASS_STYLES } from '../colors';
 import {
@@ -12,23 +12,20 @@ import {
   compareByDeletion,
   countByClass,
   formatCount,
-  formatDuration,
-  formatRange,
   formatTimestamp,
   formatValueBlock,
   groupByBroker,
   headlineOf,
   plural,
-  sortLoops,
-  fightLabel,
-  fightParties,
-  sortFights,
   summaryRows,
   truncate,
   verdictOf,
 } from '../format';
 import { CLIENT_SCRIPT, PAGE_SIZE } from './client';
-import { escapeBreakable, escapeHtml as h, jsonForScript, safeHref } from './escape';
+import { escapeHtml as h, jsonForScript, safeHref } from './escape';
+import { inputNotes } from './input-notes';
+import { fightsSection } from './fights';
+import { loopsSection } from './loops';
 import { reportCss } from './styles';
 import { renderTimeline } from './timeline';
 
@@ -52,51 +49,81 @@ const CSP = [
   `script-src 'sha256-${createHash('sha256').update(CLIENT_SCRIPT).digest('base64')}'`,
 ].join('; ');
 
-/** The shape the page script reads; built here so the browser does no formatting. */
-export interface ClientRecreation {
-  idx: number;
-  time: string;
-  broker: string;
-  brokerLabel: string;
-  deletedPod: string;
-  deletedUid: string | null;
-  createdPod: string | null;
-  classification: string;
-  deletedBy: string | null;
-  createdAt: string | null;
-  fields: Array<{ path: string; from: string; to: string; by: string | null }>;
-  verdict: { before: string; after: string };
-  evidence: string[];
+/**
+ * Repeated strings (brokers, classes, users, field paths and values) stored once and
+ * referred to by index: 100,000 recreations embed as ~35 MB instead of ~85 MB.
+ */
+class StringTable {
+  readonly strings: string[] = [];
+  private readonly ids = new Map<string, number>();
+  id(s: string): number {
+    let id = this.ids.get(s);
+    if (id === undefined) {
+      id = this.strings.length;
+      this.strings.push(s);
+      this.ids.set(s, id);
+    }
+    return id;
+  }
+  idOrNull(s: string | null): number | null {
+    return s === null ? null : this.id(s);
+  }
 }
 
-export function toClientRecreation(r: Recreation, idx: number): ClientRecreation {
-  return {
-    idx,
-    time: formatTimestamp(r.deletedPod.deletedAt),
-    broker: brokerKey(r),
-    brokerLabel: brokerLabel(r),
-    deletedPod: r.deletedPod.name,
-    deletedUid: r.deletedPod.uid,
-    createdPod: r.createdPod ? r.createdPod.name : null,
-    classification: r.classification,
-    deletedBy: r.deletedPod.deletedBy,
-    createdAt: r.createdPod ? formatTimestamp(r.createdPod.createdAt) : null,
-    fields: r.fields.map((f) => ({
-      path: f.path,
-      from: truncate(formatValueBlock(f.from), MAX_VALUE_CHARS),
-      to: truncate(formatValueBlock(f.to), MAX_VALUE_CHARS),
-      by: f.by,
-    })),
-    verdict: verdictOf(r.wouldRestart),
-    evidence: r.evidence,
-  };
+/**
+ * One recreation as the page script reads it (client.ts decodes it), formatted here so
+ * the browser does no formatting. Numbers are indices into the string table:
+ * [time, broker key#, broker label#, deleted pod, deleted uid, created pod, class#,
+ *  deleted by#, created at, [[path#, from#, to#, by#]…], verdict before#, after#, evidence].
+ */
+export type ClientRecreation = [
+  string,
+  number,
+  number,
+  string,
+  string | null,
+  string | null,
+  number,
+  number | null,
+  string | null,
+  Array<[number, number, number, number | null]>,
+  number,
+  number,
+  string[],
+];
+
+export function toClientRecreation(r: Recreation, t: StringTable): ClientRecreation {
+  const verdict = verdictOf(r.wouldRestart);
+  return [
+    formatTimestamp(r.deletedPod.deletedAt),
+    t.id(brokerKey(r)),
+    t.id(brokerLabel(r)),
+    r.deletedPod.name,
+    r.deletedPod.uid,
+    r.createdPod ? r.createdPod.name : null,
+    t.id(r.classification),
+    t.idOrNull(r.deletedPod.deletedBy),
+    r.createdPod ? formatTimestamp(r.createdPod.createdAt) : null,
+    r.fields.map((f) => [
+      t.id(f.path),
+      t.id(truncate(formatValueBlock(f.from), MAX_VALUE_CHARS)),
+      t.id(truncate(formatValueBlock(f.to), MAX_VALUE_CHARS)),
+      t.idOrNull(f.by),
+    ]),
+    t.id(verdict.before),
+    t.id(verdict.after),
+    r.evidence,
+  ];
 }
 
 export function renderHtml(doc: FindingsDocument, opts: HtmlRenderOptions): string {
   const indexed = doc.recreations.map((r, idx) => ({ r, idx }));
   // Chronological display order, as indices into doc.recreations (which data-idx uses).
   const order = [...indexed].sort((a, b) => compareByDeletion(a.r, b.r)).map((x) => x.idx);
-  const data = { recreations: indexed.map(({ r, idx }) => toClientRecreation(r, idx)), order };
+  const timeline = renderTimeline(doc);
+  const strings = new StringTable();
+  const recreations = doc.recreations.map((r) => toClientRecreation(r, strings));
+  const data = { strings: strings.strings, recreations, order, bins: timeline.bins };
   const title = `koperator-audit: ${plural(doc.recreations.length, 'broker pod recreation')}`;
 
   return `<!doctype html>
@@ -116,12 +143,12 @@ ${header(doc, opts)}
 <section class="card" id="timeline">
 <h2>Timeline</h2>
 ${legend(doc)}
-${renderTimeline(doc)}
+${timeline.svg}
 </section>
-${loopsSection(doc.loops)}
+${loopsSection(doc)}
 ${fightsSection(doc.fights ?? [])}
 ${recreationsSection(doc)}
-${summarySection(doc, opts)}
+${countsSection(doc)}
 <footer>Generated by koperator-audit${opts.generatedAt ? ` at ${h(opts.generatedAt)}` : ''}. Times are UTC.</footer>
 </main>
 <div class="tip" id="tip" role="tooltip"></div>
@@ -163,6 +190,7 @@ ${stat(fights, fights === 1 ? 'fight' : 'fights', fights > 0)}
 ${stat(activeFights, 'active fights', activeFights > 0)}
 </div>
 ${meta.length ? `<div class="meta">${meta.join('')}</div>` : ''}
+${inputNotes(doc)}
 </header>`;
 }
 
@@ -180,76 +208,6 @@ function legend(doc: FindingsDocument): string {
     `<span class="chip"><svg width="22" height="12" aria-hidden="true"><rect x="1" y="1" width="20" height="10" rx="3" ` +
     `fill="#6b72801f" stroke="#6b7280"/></svg>loop (dashed: still active)</span>`;
   return `<div class="legend">${chips.join('')}${loopKey}</div>`;
-}
-
-function classChip(c: string): string {
-  // data-class carries the colour; an off-contract value gets the neutral default.
-  return `<span class="chip" data-class="${h(c)}"><span class="dot"></span>${h(c)}</span>`;
-}
-
-function loopsSection(loops: readonly Loop[]): string {
-  if (loops.length === 0) {
-    return `<section class="card" id="loops"><h2>Loops</h2><p class="muted">No broker was re-created in a loop.</p></section>`;
-  }
-  const rows = sortLoops(loops).map(
-    (l) => `<tr class="loop" data-class="${h(l.classification)}">
-<td>${h(brokerLabel(l))}</td>
-<td>${classChip(l.classification)}</td>
-<td class="num"><b>${formatCount(l.count)}</b></td>
-<td class="num">${h(formatDuration(l.periodSeconds))}</td>
-<td>${h(formatRange(l.firstAt, l.lastAt)).replace(' → ', '<br>→ ')}</td>
-<td><span class="badge ${l.active ? 'active">active' : 'ended">ended'}</span></td>
-<td>${l.fields.length ? l.fields.map((f) => `<code>${escapeBreakable(f)}</code>`).join('') : '<span class="muted">—</span>'}</td>
-<td>${l.mutators.length ? l.mutators.map((m) => `<code>${escapeBreakable(m)}</code>`).join('') : '<span class="muted">—</span>'}</td>
-<td>${l.recommendation ? h(l.recommendation) : '<span class="muted">—</span>'}</td>
-</tr>`,
-  );
-  return `<section class="card" id="loops">
-<h2>Loops (${formatCount(loops.length)})</h2>
-<div class="scroll"><table class="loops">
-<colgroup><col style="width:14%"><col style="width:16%"><col style="width:5%"><col style="width:6%"><col style="width:11%"><col style="width:6%"><col style="width:18%"><col style="width:11%"><col style="width:13%"></colgroup>
-<thead><tr><th>broker</th><th>class</th><th>count</th><th>period</th><th>first → last (UTC)</th><th>state</th><th>fields</th><th>mutators</th><th>recommendation</th></tr></thead>
-<tbody>
-${rows.join('\n')}
-</tbody>
-</table></div>
-</section>`;
-}
-
-/** Other controllers' fights (fights.md), beside koperator's loops, each with its recommendation. */
-function fightsSection(fights: readonly Fight[]): string {
-  if (fights.length === 0) {
-    return `<section class="card" id="fights"><h2>Fights</h2><p class="muted">No controller fights a webhook, an autoscaler or another writer.</p></section>`;
-  }
-  const codes = (xs: string[]) =>
-    xs.length
-      ? xs.map((x) => `<code>${escapeBreakable(x)}</code>`).join('')
-      : '<span class="muted">not logged (Metadata level)</span>';
-  const rows = sortFights(fights).map(
-    (f) => `<tr class="fight" data-kind="${h(f.kind)}">
-<td>${h(f.kind)}</td>
-<td><code>${escapeBreakable(fightLabel(f))}</code></td>
-<td>${fightParties(f)
-      .map((p) => `<code>${escapeBreakable(p)}</code>`)
-      .join('')}</td>
-<td class="num"><b>${formatCount(f.count)}</b></td>
-<td class="num">${h(formatDuration(f.periodSeconds))}</td>
-<td>${h(formatRange(f.firstAt, f.lastAt)).replace(' → ', '<br>→ ')}</td>
-<td><span class="badge ${f.active ? 'active">active' : 'ended">ended'}</span></td>
-<td>${codes(f.fields)}</td>
-<td>${f.recommendation ? h(f.recommendation) : '<span class="muted">—</span>'}</td>
-</tr>`,
-  );
-  return `<section class="card" id="fights">
-<h2>Fights (${formatCount(fights.length)})</h2>
-<div class="scroll"><table class="fights">
-<colgroup><col style="width:8%"><col style="width:15%"><col style="width:15%"><col style="width:5%"><col style="width:6%"><col style="width:11%"><col style="width:6%"><col style="width:17%"><col style="width:17%"></colgroup>
-<thead><tr><th>kind</th><th>object</th><th>writers / webhooks</th><th>count</th><th>period</th><th>first → last (UTC)</th><th>state</th><th>fields</th><th>recommendation</th></tr></thead>
-<tbody>
-${rows.join('\n')}
-</tbody>
-</table></div>
-</section>`;
 }
 
 function recreationsSection(doc: FindingsDocument): string {
@@ -274,14 +232,19 @@ function recreationsSection(doc: FindingsDocument): string {
 </section>`;
 }
 
-function summarySection(doc: FindingsDocument, opts: HtmlRenderOptions): string {
-  const items: string[] = [];
-  if (opts.inputs?.length) {
-    items.push(`<dt>inputs</dt><dd>${opts.inputs.map((i) => `<code>${h(i)}</code>`).join('<br>')}</dd>`);
-  }
-  for (const [k, v] of summaryRows(doc.summary, 500)) items.push(`<dt>${h(k)}</dt><dd>${h(v)}</dd>`);
-  return `<section class="card" id="summary">
-<h2>Inputs read and skipped</h2>
-${items.length ? `<dl class="summary">${items.join('\n')}</dl>` : '<p class="muted">No input summary.</p>'}
-</section>`;
+/** Keys the header already says in words, or that are shown elsewhere. */
+const SAID_IN_WORDS = new Set(['inputs', 'inputErrors', 'details', 'warnings']);
+
+/**
+ * Every count of the summary, collapsed: the header says what matters in words; this is
+ * for the reader who wants the numbers the JSON output holds.
+ */
+function countsSection(doc: FindingsDocument): string {
+  const rest = Object.fromEntries(Object.entries(doc.summary ?? {}).filter(([k]) => !SAID_IN_WORDS.has(k)));
+  const rows = summaryRows(rest, 500);
+  if (rows.length === 0) return '';
+  return `<details class="card counts" id="summary">
+<summary><h2>Every count</h2> <span class="muted">as in the JSON summary</span></summary>
+<dl class="summary">${rows.map(([k, v]) => `<dt>${h(k)}</dt><dd>${h(v)}</dd>`).join('\n')}</dl>
+</details>`;
 }

@@ -57,9 +57,10 @@ button.chip:hover,button.chip[aria-pressed="true"]{border-color:var(--c,var(--ac
 .axis-caption{font-size:11px;fill:var(--muted);text-anchor:end}
 .mark{fill:#6b7280;stroke:var(--card);stroke-width:1.5;cursor:pointer}
 .mark:hover,.mark.hl{stroke:var(--ink);stroke-width:2}
-.loop-band{fill:#6b72801f;stroke:#6b7280;stroke-width:1.2}
+.loop-band{fill:#6b72801f;stroke:#6b7280;stroke-width:1.2;cursor:pointer}
 .loop-band[data-active="true"]{stroke-dasharray:5 3;stroke-width:1.8}
-.loop-label{font-size:10.5px;font-weight:600;fill:var(--ink);pointer-events:none}
+.loop-label{font-size:10.5px;font-weight:600;fill:var(--ink);pointer-events:none;paint-order:stroke;stroke:var(--card);stroke-width:3px;stroke-linejoin:round}
+.loop-span{fill:none;stroke:var(--muted);stroke-width:1;pointer-events:none}
 .fight-band{fill:#7c3aed1f;stroke:#7c3aed;stroke-width:1.2}
 .fight-band[data-kind="field-fight"]{fill:#0e74901f;stroke:#0e7490}
 .fight-band[data-kind="hot-loop"]{fill:#b453091f;stroke:#b45309}
@@ -74,9 +75,48 @@ th,td{padding:7px 10px;border-bottom:1px solid var(--line);vertical-align:top}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 td code{display:block}
 .nowrap{white-space:nowrap}
-table.loops,table.fights{table-layout:fixed;min-width:980px}
-table.loops code,table.fights code{overflow-wrap:anywhere}
+h3{font-size:13px;margin:14px 0 6px;font-weight:650;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
+h3 .muted{text-transform:none;letter-spacing:0;font-weight:400}
+.advice{border:1px solid var(--line);border-left:4px solid var(--c,#6b7280);border-radius:8px;padding:8px 12px;margin:8px 0;min-width:0}
+.advice-head{display:flex;flex-wrap:wrap;align-items:center;gap:4px 10px;font-size:12.5px}
+.advice-n,.advice-ref{display:inline-flex;align-items:center;justify-content:center;min-width:20px;height:20px;border-radius:10px;
+background:var(--ink);color:var(--card);font-size:11.5px;font-weight:650;padding:0 6px;text-decoration:none}
+.recommendation{margin:6px 0 2px;max-width:110ch;overflow-wrap:anywhere}
+.broker-list{border-top:1px solid var(--line)}
+details.broker-loops{border-bottom:1px solid var(--line)}
+details.broker-loops>summary{display:grid;grid-template-columns:minmax(180px,1fr) 190px 250px 170px 170px 64px;
+gap:4px 12px;align-items:center;padding:8px 10px 8px 26px;cursor:pointer;list-style:none;position:relative}
+@media (max-width:1100px){details.broker-loops>summary{display:flex;flex-wrap:wrap}}
+details.broker-loops>summary::-webkit-details-marker{display:none}
+details.broker-loops>summary::before{content:"▸";position:absolute;left:8px;color:var(--muted)}
+details.broker-loops[open]>summary::before{content:"▾"}
+details.broker-loops>summary:hover,details.broker-loops[open]>summary{background:var(--soft)}
+.bl-broker{font-weight:650;min-width:0;overflow-wrap:anywhere}
+.bl-class{display:inline-flex;gap:4px;flex-wrap:wrap}
+.bl-count small,.bl-when small,.bl-state small{display:block;color:var(--muted);font-size:12px}
+.bl-when{font-variant-numeric:tabular-nums}
+.bl-advice{color:var(--muted);font-size:12.5px;white-space:nowrap;text-align:right}
+.bl-body{padding:6px 12px 12px 26px}
+.bl-facts{display:flex;flex-wrap:wrap;gap:6px 28px;margin-bottom:8px;min-width:0}
+.bl-facts>div{min-width:0;max-width:100%}
+.bl-facts code{display:block;overflow-wrap:anywhere}
+table.runs{width:auto;min-width:50%}
+table.runs td,table.runs th{padding:4px 10px}
+table.runs code{overflow-wrap:anywhere}
+.banner{border-radius:8px;padding:8px 12px;width:100%;font-size:13px;border:1px solid var(--line);background:var(--soft);overflow-wrap:anywhere}
+.banner ul{margin:4px 0 0;padding-left:20px}
+.banner code{color:var(--ink)}
+.banner.bad{background:var(--bad-bg);border-color:var(--bad);color:var(--ink)}
+.banner.bad>b{color:var(--bad)}
+.banner.warn{background:#fef3c7;border-color:#d97706;color:#1f2430}
+.banner details>summary{cursor:pointer;color:var(--muted)}
+.read{width:100%;font-size:12.5px}
+details.counts>summary{cursor:pointer;list-style:none;display:flex;gap:10px;align-items:baseline}
+details.counts>summary h2{display:inline;margin:0}
+details.counts[open]>summary{margin-bottom:10px}
 .scroll{overflow-x:auto}
+table.fights{table-layout:fixed;min-width:980px}
+table.fights code{overflow-wrap:anywhere}
 .badge{display:inline-block;border-radius:5px;padding:1px 7px;font-size:12px;font-weight:600;white-space:nowrap}
 .badge.active{background:var(--bad-bg);color:var(--bad)}
 .badge.ended{background:var(--na-bg);color:var(--muted)}

@@ -2,13 +2,16 @@
 // marks and loops plain <rect> bands, because a browser draws thousands of simple SVG
 // elements without trouble while per-mark <title>s, filters or nested groups slow it
 // down; hover text for marks is therefore supplied by the page script from the data.
-import type { Fight, FindingsDocument } from '../../model/findings';
+// Marks denser than the drawing are binned (mark-bins.ts) and loop labels that would
+// collide are merged (label-layout.ts), so the picture stays readable at any scale.
+import type { Fight, FindingsDocument, Loop } from '../../model/findings';
 import {
   brokerKey,
   brokerLabel,
   compareBrokers,
   fightLabel,
   sortFights,
+  formatCount,
   formatDuration,
   formatRange,
   parseTime,
@@ -16,6 +19,9 @@ import {
   truncate,
 } from '../format';
 import { escapeHtml } from './escape';
+import { layoutLabels } from './label-layout';
+import { extent, periodRange } from './loops';
+import { binMarks, type MarkInput } from './mark-bins';
 
 export const TIMELINE = {
   width: 1200,
@@ -27,6 +33,11 @@ export const TIMELINE = {
   loopRowHeight: 48,
   axisHeight: 44,
   markRadius: 5.5,
+  /** Recreations of one class closer than this (about two screen pixels) share one mark. */
+  binWidth: 2,
+  /** Loop labels: font size 10.5 px bold; a conservative width per character (digits are 7.3). */
+  labelCharWidth: 7.4,
+  labelGap: 10,
 } as const;
 
 interface Row {
@@ -76,7 +87,13 @@ export function timeDomain(doc: FindingsDocument): { start: number; end: number 
   return { start: span.start - pad, end: span.end + pad };
 }
 
-export function renderTimeline(doc: FindingsDocument): string {
+export interface RenderedTimeline {
+  svg: string;
+  /** Members of each binned mark, by its data-bin. */
+  bins: number[][];
+}
+
+export function renderTimeline(doc: FindingsDocument): RenderedTimeline {
   const T = TIMELINE;
   const brokers = brokerRows(doc);
   const fights = fightRows(
@@ -132,8 +149,9 @@ export function renderTimeline(doc: FindingsDocument): string {
   parts.push(`<text class="axis-caption" x="${plotLeft - 10}" y="${plotBottom + 18}">UTC</text>`);
   parts.push('</g>');
 
-  // Loop bands: one <rect class="loop-band"> per loop, its label a sibling <text>.
+  // Loop bands: one <rect class="loop-band"> per loop; labels laid out per row after.
   parts.push('<g class="bands">');
+  const loopsByRow = new Map<string, Array<{ loop: Loop; x0: number; x1: number }>>();
   for (const loop of doc.loops) {
     const row = rowOf.get(brokerKey(loop));
     if (!row) continue;
@@ -141,30 +159,15 @@ export function renderTimeline(doc: FindingsDocument): string {
     const last = parseTime(loop.lastAt) ?? first;
     const bx = x(Math.min(first, last)) - T.markRadius - 3;
     const bw = Math.max(x(Math.max(first, last)) - x(Math.min(first, last)) + 2 * (T.markRadius + 3), 12);
-    const label = `×${loop.count} · every ${formatDuration(loop.periodSeconds)}${loop.active ? ' · active' : ''}`;
-    const tip = `${loop.classification} loop: ${loop.count} recreations, every ${formatDuration(loop.periodSeconds)}, ${formatRange(loop.firstAt, loop.lastAt)} UTC${loop.active ? ', still active' : ''}`;
+    const tip = `${loop.classification} loop: ${loop.count} recreations, every ${formatDuration(loop.periodSeconds)}, ${formatRange(loop.firstAt, loop.lastAt)} UTC${loop.active ? ', still active at the end of the logs' : ''}`;
     parts.push(
       `<rect class="loop-band" data-class="${escapeHtml(loop.classification)}" data-active="${loop.active}" ` +
         `data-broker="${escapeHtml(row.key)}" x="${num(bx)}" y="${row.y + 3}" width="${num(bw)}" ` +
         `height="${row.height - 6}" rx="6"><title>${escapeHtml(tip)}</title></rect>`,
     );
-    // The label runs along the row's top line, above the marks, so it covers none of
-    // them: inside the band when it fits, else just after it, else just before it
-    // (never reaching into the broker labels).
-    const approxWidth = label.length * 6.4;
-    let labelX = bx + 6;
-    let anchorEnd = false;
-    if (approxWidth + 12 > bw) {
-      if (bx + bw + 6 + approxWidth <= T.width - 4) labelX = bx + bw + 6;
-      else {
-        labelX = Math.max(bx - 6, plotLeft + approxWidth);
-        anchorEnd = true;
-      }
-    }
-    parts.push(
-      `<text class="loop-label" x="${num(labelX)}" y="${row.y + 16}"` +
-        `${anchorEnd ? ' text-anchor="end"' : ''}>${escapeHtml(label)}</text>`,
-    );
+    const list = loopsByRow.get(row.key) ?? [];
+    list.push({ loop, x0: bx, x1: bx + bw });
+    loopsByRow.set(row.key, list);
   }
   parts.push('</g>');
 
@@ -186,26 +189,77 @@ export function renderTimeline(doc: FindingsDocument): string {
   }
   parts.push('</g>');
 
-  // Marks, one per recreation, in document order so data-idx indexes doc.recreations.
-  parts.push('<g class="marks">');
+  // Labels run along the row's top line, above the marks, so they cover none of them;
+  // where two would collide they become one label for the loops of both.
+  parts.push('<g class="loop-labels">');
+  for (const [key, list] of loopsByRow) {
+    const row = rowOf.get(key) as Row;
+    const placed = layoutLabels(
+      list,
+      (members) => loopLabel(members.map((i) => list[i].loop)),
+      (text) => [...text].length * T.labelCharWidth,
+      { left: plotLeft + 2, right: T.width - 4, gap: T.labelGap },
+    );
+    for (const p of placed) {
+      // A merged label gets a rule under it across its loops, so a reader sees which bands it counts.
+      if (p.members.length > 1) {
+        const x0 = extent(p.members.map((i) => list[i].x0)).min;
+        const x1 = extent(p.members.map((i) => list[i].x1)).max;
+        parts.push(`<path class="loop-span" d="M${num(x0 + 2)} ${row.y + 23}v-3H${num(x1 - 2)}v3"/>`);
+      }
+      parts.push(
+        `<text class="loop-label" data-loops="${p.members.length}" x="${num(p.x)}" y="${row.y + 16}">` +
+          `${escapeHtml(p.text)}</text>`,
+      );
+    }
+  }
+  parts.push('</g>');
+
+  // Marks: one per recreation, or one per bin where they are denser than the drawing.
+  // data-idx is the (first) recreation's index in doc.recreations; a bin's members are
+  // in the page data under its data-bin.
+  const marksByRow = new Map<string, MarkInput[]>();
   doc.recreations.forEach((r, idx) => {
     const row = rowOf.get(brokerKey(r));
     if (!row) return;
     const t = parseTime(r.deletedPod.deletedAt);
     // An unparseable time still gets its mark, at the left edge, so counts add up.
-    const cx = t === null ? plotLeft : x(t);
-    parts.push(
-      `<circle class="mark" data-class="${escapeHtml(r.classification)}" data-uid="${escapeHtml(r.deletedPod.uid ?? '')}" ` +
-        `data-idx="${idx}"${t === null ? ' data-undated="true"' : ''} cx="${num(cx)}" cy="${row.markY}" r="${T.markRadius}"/>`,
-    );
+    const list = marksByRow.get(row.key) ?? [];
+    list.push({ idx, x: t === null ? plotLeft : x(t), classification: r.classification, time: t });
+    marksByRow.set(row.key, list);
   });
+  const bins: number[][] = [];
+  parts.push('<g class="marks">');
+  for (const row of rows) {
+    for (const b of binMarks(marksByRow.get(row.key) ?? [], T.binWidth)) {
+      const first = doc.recreations[b.members[0]];
+      const many = b.members.length > 1;
+      const binAttrs = many ? ` data-bin="${bins.length}" data-count="${b.members.length}"` : '';
+      if (many) bins.push(b.members);
+      parts.push(
+        `<circle class="mark${many ? ' bin' : ''}" data-class="${escapeHtml(b.classification)}" ` +
+          `data-uid="${escapeHtml(many ? '' : (first.deletedPod.uid ?? ''))}" data-idx="${b.members[0]}"${binAttrs}` +
+          `${b.undated ? ' data-undated="true"' : ''} cx="${num(b.x)}" cy="${row.markY}" r="${T.markRadius}"/>`,
+      );
+    }
+  }
   parts.push('</g>');
 
   if (rows.length === 0) {
     parts.push(`<text class="empty" x="${T.width / 2}" y="${T.top + 24}">No broker pod deletions</text>`);
   }
   parts.push('</svg>');
-  return parts.join('\n');
+  return { svg: parts.join('\n'), bins };
+}
+
+/** `×25 · every 9s`, or for several loops `23 loops · ×575 · every 8.7s–9.2s · 1 active`. */
+export function loopLabel(loops: readonly Loop[]): string {
+  const period = periodRange(loops);
+  const every = period === '?' ? '' : ` · every ${period}`;
+  const active = loops.filter((l) => l.active).length;
+  const total = loops.reduce((n, l) => n + l.count, 0);
+  if (loops.length === 1) return `×${formatCount(total)}${every}${active ? ' · active' : ''}`;
+  return `${formatCount(loops.length)} loops · ×${formatCount(total)}${every}${active ? ` · ${formatCount(active)} active` : ''}`;
 }
 
 /** One row per fight (fights.md), after the brokers': its band spans its first to last cycle. */

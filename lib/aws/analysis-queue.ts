@@ -1,0 +1,78 @@
+// The analysis queue between the schedule and the per-cluster analysis: one message per
+// cluster per scheduled time. The queue is FIFO with the cluster as message group, so SQS
+// hands Lambda at most one message of a cluster at a time (its runs never overlap and its
+// alert state has one writer) while different clusters run side by side; the
+// deduplication id makes a retried dispatch of the same schedule a no-op.
+import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { createHash } from 'crypto';
+import { clusterSegment } from '../facts/partition';
+
+export interface AnalysisRequest {
+  cluster: string;
+  /** The schedule's time (RFC 3339): the run's "now", so a late run analyses the window it was meant for. */
+  time: string;
+}
+
+export function encodeAnalysisRequest(r: AnalysisRequest): string {
+  return JSON.stringify({ cluster: r.cluster, time: r.time });
+}
+
+/** Parses a message body; throws a message that says what is wrong with it. */
+export function parseAnalysisRequest(body: string): AnalysisRequest {
+  let v: unknown;
+  try {
+    v = JSON.parse(body);
+  } catch {
+    throw new Error(`analysis request is not JSON: ${body.slice(0, 200)}`);
+  }
+  const o = (typeof v === 'object' && v !== null ? v : {}) as Record<string, unknown>;
+  if (typeof o.cluster !== 'string' || o.cluster === '')
+    throw new Error(`analysis request without a cluster: ${body.slice(0, 200)}`);
+  if (typeof o.time !== 'string' || Number.isNaN(Date.parse(o.time)))
+    throw new Error(`analysis request without a valid time: ${body.slice(0, 200)}`);
+  return { cluster: o.cluster, time: o.time };
+}
+
+const sha = (s: string): string => createHash('sha256').update(s).digest('hex');
+
+/** FIFO message group of a cluster: at most 128 characters of [A-Za-z0-9] and punctuation. */
+export function messageGroupOf(cluster: string): string {
+  const seg = clusterSegment(cluster);
+  return seg.length <= 128 ? seg : sha(cluster);
+}
+
+export function deduplicationIdOf(r: AnalysisRequest): string {
+  return sha(`${r.cluster}\n${r.time}`);
+}
+
+/** Sends one request per cluster, ten per call; throws naming the clusters SQS refused. */
+export async function sendAnalysisRequests(
+  sqs: SQSClient,
+  queueUrl: string,
+  requests: readonly AnalysisRequest[],
+): Promise<number> {
+  let sent = 0;
+  for (let i = 0; i < requests.length; i += 10) {
+    const chunk = requests.slice(i, i + 10);
+    const res = await sqs.send(
+      new SendMessageBatchCommand({
+        QueueUrl: queueUrl,
+        Entries: chunk.map((r, j) => ({
+          Id: String(j),
+          MessageBody: encodeAnalysisRequest(r),
+          MessageGroupId: messageGroupOf(r.cluster),
+          MessageDeduplicationId: deduplicationIdOf(r),
+        })),
+      }),
+    );
+    const failed = res.Failed ?? [];
+    if (failed.length > 0)
+      throw new Error(
+        `analysis queue refused ${failed
+          .map((f) => `${chunk[Number(f.Id)]?.cluster ?? f.Id} (${f.Code ?? ''}: ${f.Message ?? ''})`)
+          .join(', ')}`,
+      );
+    sent += chunk.length;
+  }
+  return sent;
+}

@@ -1,0 +1,92 @@
+// The Athena findings history in S3: per cluster, one JSON-lines object per settled hour,
+//   <findings>/cluster=<c>/dt=<yyyy-MM-dd>/<yyyy-MM-dd-HH>.jsonl
+// (Hive-style, read by the Glue table of infra/athena.yml through partition projection).
+// An hour is written once, by the first run that sees it whole and settled; the key is a
+// function of the cluster and the hour, so a retried or racing run rewrites the same
+// object instead of adding a copy, and queries never see a finding twice. Which hours are
+// done is kept beside the alert state (<state>/cluster=<c>/findings-history.json).
+import { GetObjectCommand, PutObjectCommand, S3ServiceException, type S3Client } from '@aws-sdk/client-s3';
+import { clusterSegment, normalisePrefix } from '../facts/partition';
+import { encodeRow, rowsForHour, settledHours, type HourFindings } from '../history/findings-rows';
+import type { Loop } from '../model/findings';
+
+export function findingsHistoryKey(prefix: string, cluster: string, hour: string): string {
+  return `${normalisePrefix(prefix)}cluster=${clusterSegment(cluster)}/dt=${hour.slice(0, 10)}/${hour}.jsonl`;
+}
+
+export function findingsHistoryStateKey(statePrefix: string, cluster: string): string {
+  return `${normalisePrefix(statePrefix)}cluster=${clusterSegment(cluster)}/findings-history.json`;
+}
+
+export interface HistoryWritten {
+  hours: string[];
+  keys: string[];
+  rows: number;
+}
+
+async function readWrittenThrough(s3: S3Client, bucket: string, key: string): Promise<string | null> {
+  try {
+    const res = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    const v = JSON.parse((await res.Body?.transformToString('utf8')) ?? '{}') as { writtenThrough?: unknown };
+    return typeof v.writtenThrough === 'string' && /^\d{4}-\d{2}-\d{2}-\d{2}$/.test(v.writtenThrough)
+      ? v.writtenThrough
+      : null;
+  } catch (e) {
+    if (e instanceof S3ServiceException && (e.name === 'NoSuchKey' || e.$metadata.httpStatusCode === 404))
+      return null;
+    throw e;
+  }
+}
+
+export async function writeFindingsHistory(
+  s3: S3Client,
+  opts: {
+    bucket: string;
+    prefix: string;
+    statePrefix: string;
+    cluster: string;
+    window: { from: string; to: string };
+    settleSeconds: number;
+    loopStartedAt: (loop: Loop) => string;
+  },
+  findings: HourFindings,
+): Promise<HistoryWritten> {
+  const stateKey = findingsHistoryStateKey(opts.statePrefix, opts.cluster);
+  const hours = settledHours(
+    opts.window,
+    opts.settleSeconds,
+    await readWrittenThrough(s3, opts.bucket, stateKey),
+  );
+  const out: HistoryWritten = { hours, keys: [], rows: 0 };
+  if (hours.length === 0) return out;
+  for (const hour of hours) {
+    const rows = rowsForHour(findings, {
+      cluster: opts.cluster,
+      hour,
+      runAt: opts.window.to,
+      loopStartedAt: opts.loopStartedAt,
+    });
+    // An hour without findings leaves no object: Athena reads fewer files, and the state says it is done.
+    if (rows.length === 0) continue;
+    const key = findingsHistoryKey(opts.prefix, opts.cluster, hour);
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: opts.bucket,
+        Key: key,
+        Body: rows.map(encodeRow).join('\n') + '\n',
+        ContentType: 'application/x-ndjson',
+      }),
+    );
+    out.keys.push(key);
+    out.rows += rows.length;
+  }
+  await s3.send(
+    new PutObjectCommand({
+      Bucket: opts.bucket,
+      Key: stateKey,
+      Body: JSON.stringify({ writtenThrough: hours[hours.length - 1] }),
+      ContentType: 'application/json',
+    }),
+  );
+  return out;
+}
