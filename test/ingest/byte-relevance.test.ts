@@ -61,10 +61,19 @@ describe('relevance on the bytes', () => {
   it('decides every simulated line as the string path does, without the string path', () => {
     let irrelevant = 0;
     let relevant = 0;
+    let unsure = 0;
     for (const line of lines) {
       const v = verdict(line);
-      // kube-apiserver's layout is read whole: nothing is left unsure.
-      expect(v).not.toBe(ByteVerdict.Unsure);
+      // kube-apiserver's layout is read whole: only the first stage of a write the fight
+      // detectors read is left to the text pre-filter, whose rule for it rests on words.
+      if (v === ByteVerdict.Unsure) {
+        const ev = JSON.parse(line) as AuditEvent;
+        expect([
+          ev.stage,
+          ['pods', 'configmaps', 'kafkaclusters'].includes(ev.objectRef?.resource ?? ''),
+        ]).toEqual(['RequestReceived', false]);
+        unsure++;
+      }
       const want = stringDecision(line);
       expect([line.slice(0, 300), byteDecision(line)]).toEqual([line.slice(0, 300), want]);
       if (v === ByteVerdict.Irrelevant) irrelevant++;
@@ -72,6 +81,7 @@ describe('relevance on the bytes', () => {
     }
     // The cut that pays: most lines are rejected on their bytes.
     expect(irrelevant).toBeGreaterThan(lines.length * 0.6);
+    expect(unsure).toBeLessThan(lines.length * 0.05);
     expect(relevant).toBeGreaterThan(100);
   });
 
