@@ -200,7 +200,9 @@ describe('backfill', () => {
           Body: `line ${i}`,
         }),
       );
-    await s3.send(new PutObjectCommand({ Bucket: 'stores', Key: 'logs/eks-c/folder/', Body: '' }));
+    await s3.send(
+      new PutObjectCommand({ Bucket: 'stores', Key: 'logs/eks-c/folder/', Body: Buffer.alloc(0) }),
+    );
     const sqs = new SQSClient(fx.clientConfig);
     const q = await sqs.send(new CreateQueueCommand({ QueueName: 'backfill' }));
     const lines: string[] = [];
