@@ -8,6 +8,7 @@ import { assembleIncarnations, type Incarnation } from '../../lib/analyze/timeli
 import { FactStore } from '../../lib/facts/store';
 import type { Fact, OperatorFact, PodWriteFact } from '../../lib/model/facts';
 import { simulateCluster } from '../../sim';
+import { laterConfirmedOperatorFacts } from '../facts/fixtures';
 import { simulatedFacts } from '../support/sim-facts';
 import { buildTimeline } from '../support/whole-timeline';
 
@@ -130,46 +131,7 @@ it('keeps an unnamed create (Metadata level, generateName) with the binding that
 it('counts a user a later broker confirms as the operator for the brokers already done', () => {
   // Metadata level: no owner references, so the operator is learned from its own
   // "broker pod deleted" line, which only broker 1 (analysed second) has.
-  const operator = 'system:serviceaccount:kafka:kafka-operator';
-  let n = 0;
-  const write = (verb: string, name: string, second: number): PodWriteFact => {
-    const at = `2026-11-03T08:00:${String(second).padStart(2, '0')}Z`;
-    return {
-      type: 'pod',
-      at,
-      doneAt: at,
-      src: { source: 'sim', line: ++n },
-      auditID: `a${n}`,
-      stage: 'ResponseComplete',
-      level: 'Metadata',
-      verb,
-      user: operator,
-      namespace: 'kafka',
-      name,
-      uid: `uid-${name}`,
-      subresource: null,
-      code: verb === 'create' ? 201 : 200,
-    };
-  };
-  const facts: Fact[] = [
-    write('create', 'orders-kafka-0-aaaaa', 0),
-    write('delete', 'orders-kafka-0-aaaaa', 10),
-    write('create', 'orders-kafka-0-bbbbb', 12),
-    write('create', 'orders-kafka-1-ccccc', 20),
-    write('delete', 'orders-kafka-1-ccccc', 30),
-    {
-      type: 'operator',
-      at: '2026-11-03T08:00:30Z',
-      src: { source: 'operator.log', line: 1 },
-      msg: 'broker pod deleted',
-      level: 'info',
-      kafkaCluster: 'orders-kafka',
-      namespace: 'kafka',
-      pod: 'orders-kafka-1-ccccc',
-      brokerId: '1',
-      fields: {},
-    },
-  ];
+  const facts = laterConfirmedOperatorFacts();
   const whole = buildTimeline(facts)
     .incarnations.filter((i) => i.deletion)
     .map((i) => i.name);

@@ -5,9 +5,10 @@ import { analyzeFacts, streamFindings } from '../../lib/analyze';
 import { defaultAnalysisOptions } from '../../lib/analyze/options';
 import { sortByKey } from '../../lib/analyze/sort-by-key';
 import { epochMicros } from '../../lib/analyze/time';
-import type { Fact, PodWriteFact } from '../../lib/model/facts';
+import type { Fact } from '../../lib/model/facts';
 import type { Recreation } from '../../lib/model/findings';
 import { simulateCluster } from '../../sim';
+import { laterConfirmedOperatorFacts } from '../facts/fixtures';
 import { simulatedFacts } from '../support/sim-facts';
 
 function streamed(facts: Fact[], opts = defaultAnalysisOptions()) {
@@ -40,46 +41,7 @@ it('scoped to a window: only recreations inside it are handed out, loops found o
 it('a user a later broker confirms: nothing is handed out that the restart would take back', () => {
   // Metadata level: the operator is learned from its "broker pod deleted" line, which only
   // broker 1 (analysed second) has; broker 0's deletion is the operator's all the same.
-  const operator = 'system:serviceaccount:kafka:kafka-operator';
-  let n = 0;
-  const write = (verb: string, name: string, second: number): PodWriteFact => {
-    const at = `2026-11-03T08:00:${String(second).padStart(2, '0')}Z`;
-    return {
-      type: 'pod',
-      at,
-      doneAt: at,
-      src: { source: 'sim', line: ++n },
-      auditID: `a${n}`,
-      stage: 'ResponseComplete',
-      level: 'Metadata',
-      verb,
-      user: operator,
-      namespace: 'kafka',
-      name,
-      uid: `uid-${name}`,
-      subresource: null,
-      code: verb === 'create' ? 201 : 200,
-    };
-  };
-  const facts: Fact[] = [
-    write('create', 'orders-kafka-0-aaaaa', 0),
-    write('delete', 'orders-kafka-0-aaaaa', 10),
-    write('create', 'orders-kafka-0-bbbbb', 12),
-    write('create', 'orders-kafka-1-ccccc', 20),
-    write('delete', 'orders-kafka-1-ccccc', 30),
-    {
-      type: 'operator',
-      at: '2026-11-03T08:00:30Z',
-      src: { source: 'operator.log', line: 1 },
-      msg: 'broker pod deleted',
-      level: 'info',
-      kafkaCluster: 'orders-kafka',
-      namespace: 'kafka',
-      pod: 'orders-kafka-1-ccccc',
-      brokerId: '1',
-      fields: {},
-    },
-  ];
+  const facts = laterConfirmedOperatorFacts();
   const want = analyzeFacts(facts, defaultAnalysisOptions());
   const got = streamed(facts);
   expect(got.recreations.map((r) => r.deletedPod.name).sort()).toEqual([

@@ -1,5 +1,5 @@
 // Facts as the projection makes them, for the tests of what holds, encodes and merges them.
-import type { OperatorFact, PodWriteFact } from '../../lib/model/facts';
+import type { Fact, OperatorFact, PodWriteFact } from '../../lib/model/facts';
 
 export function podFact(over: Partial<PodWriteFact> = {}): PodWriteFact {
   return {
@@ -35,4 +35,52 @@ export function operatorFact(over: Partial<OperatorFact> = {}): OperatorFact {
     fields: { patch: '{}' },
     ...over,
   };
+}
+
+/**
+ * Two brokers at Metadata level, no owner references: the operator is learned only from its
+ * "broker pod deleted" line, which only broker 1 (analysed second) has, yet broker 0's
+ * deletion is the operator's all the same (the analysis's restart).
+ */
+export function laterConfirmedOperatorFacts(): Fact[] {
+  const operator = 'system:serviceaccount:kafka:kafka-operator';
+  let n = 0;
+  const write = (verb: string, name: string, second: number): PodWriteFact => {
+    const at = `2026-11-03T08:00:${String(second).padStart(2, '0')}Z`;
+    return {
+      type: 'pod',
+      at,
+      doneAt: at,
+      src: { source: 'sim', line: ++n },
+      auditID: `a${n}`,
+      stage: 'ResponseComplete',
+      level: 'Metadata',
+      verb,
+      user: operator,
+      namespace: 'kafka',
+      name,
+      uid: `uid-${name}`,
+      subresource: null,
+      code: verb === 'create' ? 201 : 200,
+    };
+  };
+  return [
+    write('create', 'orders-kafka-0-aaaaa', 0),
+    write('delete', 'orders-kafka-0-aaaaa', 10),
+    write('create', 'orders-kafka-0-bbbbb', 12),
+    write('create', 'orders-kafka-1-ccccc', 20),
+    write('delete', 'orders-kafka-1-ccccc', 30),
+    {
+      type: 'operator',
+      at: '2026-11-03T08:00:30Z',
+      src: { source: 'operator.log', line: 1 },
+      msg: 'broker pod deleted',
+      level: 'info',
+      kafkaCluster: 'orders-kafka',
+      namespace: 'kafka',
+      pod: 'orders-kafka-1-ccccc',
+      brokerId: '1',
+      fields: {},
+    },
+  ];
 }
