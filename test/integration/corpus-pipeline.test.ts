@@ -8,7 +8,7 @@ import * as path from 'path';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
-import { describeWithCorpus, SCENARIOS } from '../support/shared-corpus';
+import { describeWithCorpus, SCENARIOS, corpusLogFiles } from '../support/shared-corpus';
 import { driveSqsHandler, uploadObject } from '../../lib/aws/local-stack';
 import type { FindingsDocument } from '../../lib/model/findings';
 import type { Classification } from '../../lib/model/findings';
@@ -37,16 +37,6 @@ const CLASSES: Classification[] = [
   'tainted-restart',
 ];
 
-async function filesUnder(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await fs.readdir(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await filesUnder(p)));
-    else if (e.isFile() && e.name !== 'expected.json' && e.name !== 'README.md') out.push(p);
-  }
-  return out.sort();
-}
-
 describeWithCorpus(CORPUS, 'deployed pipeline over the scenario corpus (fauxqs)', () => {
   let fx: Fauxqs;
   let env: Env;
@@ -60,7 +50,7 @@ describeWithCorpus(CORPUS, 'deployed pipeline over the scenario corpus (fauxqs)'
     handlerEnv(fx, env.stack, { ALERT_RECREATION_CLASSES: CLASSES.join(','), LOOKBACK: '6h' });
     ingest = (await import('../../functions/ingest')).handler;
     truth = JSON.parse(await fs.readFile(path.join(CORPUS, 'expected.json'), 'utf8')) as FindingsDocument;
-    for (const f of await filesUnder(CORPUS)) {
+    for (const f of await corpusLogFiles(CORPUS)) {
       await uploadObject(
         env.s3,
         env.stack.bucket,

@@ -6,7 +6,7 @@ import { promises as fs } from 'fs';
 import * as path from 'path';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
-import { describeWithCorpus, SCENARIOS } from '../support/shared-corpus';
+import { describeWithCorpus, SCENARIOS, corpusLogFiles } from '../support/shared-corpus';
 import { driveSqsHandler, uploadObject } from '../../lib/aws/local-stack';
 import { analysisRequestEvent, lambdaContext } from '../../lib/aws/local-lambda';
 import type { AnalyzeOutcome } from '../../functions/analyze';
@@ -15,16 +15,6 @@ import type { FindingsDocument } from '../../lib/model/findings';
 import { deploy, handlerEnv, loopKey, notifyObjects, receivedAlerts, type Env } from './support';
 
 const CORPUS = SCENARIOS;
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await fs.readdir(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await filesUnder(p)));
-    else if (e.isFile() && e.name !== 'expected.json' && e.name !== 'README.md') out.push(p);
-  }
-  return out;
-}
 
 describeWithCorpus(CORPUS, 'scheduled runs over a sliding window (corpus)', () => {
   let fx: Fauxqs;
@@ -40,7 +30,7 @@ describeWithCorpus(CORPUS, 'scheduled runs over a sliding window (corpus)', () =
     const ingest = (await import('../../functions/ingest')).handler;
     analyze = (await import('../../functions/analyze')).analyzeBatch;
     truth = JSON.parse(await fs.readFile(path.join(CORPUS, 'expected.json'), 'utf8')) as FindingsDocument;
-    for (const f of await filesUnder(CORPUS))
+    for (const f of await corpusLogFiles(CORPUS))
       await uploadObject(
         env.s3,
         env.stack.bucket,

@@ -7,7 +7,7 @@ import { promises as fs } from 'fs';
 import * as path from 'path';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
-import { describeWithCorpus, FIGHTS } from '../support/shared-corpus';
+import { describeWithCorpus, FIGHTS, corpusLogFiles } from '../support/shared-corpus';
 import { driveSqsHandler, uploadObject } from '../../lib/aws/local-stack';
 import { fightKey } from '../../lib/fights/key';
 import type { Fight, FindingsDocument } from '../../lib/model/findings';
@@ -15,16 +15,6 @@ import type { FightAlertMessage } from '../../lib/notify/message';
 import { deploy, handlerEnv, notifyObjects, receivedAlerts, scheduleAnalysis, type Env } from './support';
 
 const CLUSTER = 'eks-fights';
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const e of await fs.readdir(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await filesUnder(p)));
-    else if (e.isFile() && e.name !== 'expected.json' && e.name !== 'README.md') out.push(p);
-  }
-  return out.sort();
-}
 
 describeWithCorpus(FIGHTS, 'deployed pipeline over the fights corpus (fauxqs)', () => {
   let fx: Fauxqs;
@@ -41,7 +31,7 @@ describeWithCorpus(FIGHTS, 'deployed pipeline over the fights corpus (fauxqs)', 
     handlerEnv(fx, env.stack, { LOOKBACK: '6h' });
     ingest = (await import('../../functions/ingest')).handler;
     truth = JSON.parse(await fs.readFile(path.join(FIGHTS, 'expected.json'), 'utf8')) as typeof truth;
-    for (const f of await filesUnder(FIGHTS)) {
+    for (const f of await corpusLogFiles(FIGHTS)) {
       await uploadObject(
         env.s3,
         env.stack.bucket,

@@ -1,7 +1,7 @@
 // The shared corpora live beside the checkout (../shared), never inside it. Suites that
 // read them run where they exist (CI has them) and say plainly that they did not run
 // where they do not, instead of skipping silently.
-import { existsSync } from 'fs';
+import { existsSync, promises as fs } from 'fs';
 import * as path from 'path';
 
 export const SHARED_CORPUS = path.resolve(__dirname, '..', '..', '..', 'shared', 'corpus');
@@ -20,4 +20,15 @@ export function describeWithCorpus(dir: string, title: string, body: () => void)
       expect(existsSync(dir)).toBe(false);
     });
   });
+}
+
+/** A corpus' log files, sorted, without its truth (`expected.json`) and notes (`README.md`). */
+export async function corpusLogFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await fs.readdir(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await corpusLogFiles(p)));
+    else if (e.isFile() && e.name !== 'expected.json' && e.name !== 'README.md') out.push(p);
+  }
+  return out.sort();
 }
