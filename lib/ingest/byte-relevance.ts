@@ -425,10 +425,13 @@ let d = PLAIN;
 
 /**
  * Whether [from, to), which the scan did not read (it searched past it), reads the same
- * however it is unescaped: escaped, a `\u` of the string could spell a quote or
- * backslash of the event, and so its structure. Searched for as objectRef is.
+ * however it is unescaped: escaped, a `\u00XX` of the string could spell a quote,
+ * backslash, bracket or letter of the event, and so its structure or a key (a `\u` of a
+ * character beyond ASCII cannot). Searched for as `u00`, as objectRef is, from its second
+ * byte: a search for a needle that starts with a backslash stops at every quote of an
+ * escaped event (measured on 100 MB of Firehose: 54 ms, against 17 ms).
  */
-const unicodeEscape = new NextOf(Buffer.from('\\u'));
+const unicodeEscape = new NextOf(Buffer.from('u00'));
 function unreadSpanIsPlain(buf: Buffer, from: number, to: number): boolean {
   if (!esc) return true;
   const u = unicodeEscape.find(buf, from);
@@ -597,7 +600,8 @@ const READ_VERBS: ReadonlySet<string> = new Set(['get', 'list', 'watch']);
 const BROKER_CONFIG_NAME = /-config-\d+$/;
 const AFKA = Buffer.from('afka');
 const BROKER_ID = Buffer.from('brokerId');
-const UNICODE_ESCAPE = Buffer.from('\\u');
+/** What an escape that spells an ASCII letter (`\u0061`) holds; see unicodeEscape. */
+const ASCII_ESCAPE = Buffer.from('u00');
 
 /**
  * The relevance of one lone audit event from its bytes [start, end) (a framed JSON line):
@@ -665,12 +669,12 @@ function podVerdict(buf: Buffer, verb: string, sub: string | null, start: number
   }
   if (brokerOfPodName(token(buf, refName, refNameTo)) !== null) return ByteVerdict.Parse;
   // mayBeKoperatorPod of both bodies, as the string pre-filter proves it: every label,
-  // owner and API group it looks for spells `kafka`/`Kafka` or `brokerId`, and no escape
-  // could spell them otherwise.
+  // owner and API group it looks for spells `kafka`/`Kafka` or `brokerId`, and only an
+  // escape of an ASCII letter (`\u00XX`, plain or escaped) could spell them otherwise.
   // Searched within the line's own view: a search of the whole buffer would run on to the
   // next kafka line, which may be the end of the chunk.
   const line = buf.subarray(start, end);
-  return line.includes(AFKA) || line.includes(BROKER_ID) || line.includes(UNICODE_ESCAPE)
+  return line.includes(AFKA) || line.includes(BROKER_ID) || line.includes(ASCII_ESCAPE)
     ? ByteVerdict.Parse
     : ByteVerdict.Irrelevant;
 }
