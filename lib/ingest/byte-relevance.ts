@@ -444,10 +444,29 @@ function objectRefAfter(buf: Buffer, from: number, limit: number): number {
   return at > from && at < limit && is(buf, at, d.objectRefKey) && unreadSpanIsPlain(buf, from, at) ? at : -1;
 }
 
+/** kubeHead's answer for a read, whose verb is all the rules need. */
+const HEAD_OF_READ = -2;
+
+/** get, list or watch in [from, to). */
+function isReadVerb(buf: Buffer, from: number, to: number): boolean {
+  switch (to - from) {
+    case 3:
+      return buf[from] === 0x67 && buf[from + 1] === 0x65 && buf[from + 2] === 0x74;
+    case 4:
+      return buf[from] === 0x6c && buf[from + 1] === 0x69 && buf[from + 2] === 0x73 && buf[from + 3] === 0x74;
+    case 5:
+      return is(buf, from, WATCH);
+    default:
+      return false;
+  }
+}
+const WATCH = Buffer.from('watch');
+
 /**
  * kube-apiserver's head read as the template it is, key after key without looking keys
  * up (the general walk below costs twice as much): the position of objectRef's key, with
- * verb, username, auditID and stage noted, or -1 for any other layout.
+ * verb, username, auditID and stage noted, HEAD_OF_READ for a read (verb, auditID and
+ * stage noted), or -1 for any other layout.
  */
 function kubeHead(buf: Buffer, start: number, limit: number): number {
   let v: number;
@@ -471,6 +490,11 @@ function kubeHead(buf: Buffer, start: number, limit: number): number {
   if (q <= v || q - v > MAX_TOKEN || !is(buf, q, d.user)) return -1;
   verbFrom = v;
   verbTo = q;
+  if (isReadVerb(buf, v, q)) {
+    // Irrelevant whatever it names: its objectRef is not looked for.
+    hasAuditID = hasStage = true;
+    return HEAD_OF_READ;
+  }
   v = q + d.user.length;
   q = plainEnd(buf, v, limit);
   if (q < 0 || q - v > MAX_TOKEN) return -1;
@@ -497,6 +521,7 @@ function scanHead(buf: Buffer, start: number, end: number): boolean {
   if (buf[start] !== LBRACE) return false;
   const limit = Math.min(end, start + HEAD_LIMIT);
   let i = kubeHead(buf, start, limit);
+  if (i === HEAD_OF_READ) return true;
   if (i < 0) {
     verbFrom = -1;
     userSeen = false;
