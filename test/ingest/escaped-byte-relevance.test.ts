@@ -293,6 +293,19 @@ describe('relevance on the escaped bytes of CloudWatch messages', () => {
     );
   });
 
+  it('the reader still names a message CloudWatch cut short, though its head shows an irrelevant write', async () => {
+    const ev = auditEvent({ verb: 'update', resource: 'configmaps', name: 'argocd-cm', namespace: 'shop' });
+    const whole = JSON.stringify(ev);
+    const cut = `${whole.slice(0, whole.indexOf('"objectRef"') + 200)}[Truncated...]`;
+    expect(plainVerdict(whole)).toBe(ByteVerdict.Irrelevant);
+    const [p] = cloudWatchPayloads([ev, ev]);
+    p.logEvents[0].message = cut;
+    const { records, stats } = await readBytes(Buffer.from(JSON.stringify(p)));
+    expect(records).toHaveLength(0);
+    expect(stats.skipped).toEqual({ 'cloudwatch-truncated': 1 });
+    expect(stats.audit).toMatchObject({ read: 1, irrelevant: 1 });
+  });
+
   it('the reader keeps exactly what the rules keep from simulated Firehose objects, and counts the rest', async () => {
     const bytes = firehoseObject(events, { perPayload: 40, controlMessage: true });
     const kept = await readBytes(bytes);
