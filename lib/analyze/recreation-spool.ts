@@ -18,6 +18,9 @@ export interface SpoolOptions {
 
 const DEFAULT_BUFFER_BYTES = 1 << 20;
 
+/** The temporary file failed (a full disk, a file size limit): not a bug, and never fewer findings. */
+export class SpoolError extends Error {}
+
 export class RecreationSpool implements Iterable<Recreation> {
   private fd: number;
   /** Left to close() where the file could not be unlinked while open. */
@@ -34,11 +37,13 @@ export class RecreationSpool implements Iterable<Recreation> {
   private readonly classes = new Map<Classification, number>();
   private broken: Error | null = null;
   private closed = false;
+  private readonly where: string;
 
   constructor(opts: SpoolOptions = {}) {
     this.buffer = Buffer.allocUnsafe(opts.bufferBytes ?? DEFAULT_BUFFER_BYTES);
+    this.where = opts.dir ?? tmpdir();
     // A directory of its own (mkdtemp) so no other user of a shared /tmp can plant the name.
-    const dir = mkdtempSync(path.join(opts.dir ?? tmpdir(), 'koperator-audit-spool-'));
+    const dir = mkdtempSync(path.join(this.where, 'koperator-audit-spool-'));
     const file = path.join(dir, 'recreations.json');
     this.fd = openSync(file, 'wx+', 0o600);
     // Unlinked at once: an interrupted run (Ctrl-C, a Lambda timeout) leaves nothing behind,
@@ -142,10 +147,14 @@ export class RecreationSpool implements Iterable<Recreation> {
     const size = this.bytes[i];
     if (this.readBuffer.length < size) this.readBuffer = Buffer.allocUnsafe(size);
     let got = 0;
-    while (got < size) {
-      const r = readSync(this.fd, this.readBuffer, got, size - got, this.offset[i] + got);
-      if (r === 0) throw this.fail(new Error(`recreation spool: file ends ${size - got} bytes short`));
-      got += r;
+    try {
+      while (got < size) {
+        const r = readSync(this.fd, this.readBuffer, got, size - got, this.offset[i] + got);
+        if (r === 0) throw new Error(`the file ends ${size - got} bytes short`);
+        got += r;
+      }
+    } catch (e) {
+      throw this.fail(e);
     }
     return this.readBuffer.toString('utf8', 0, size);
   }
@@ -164,21 +173,25 @@ export class RecreationSpool implements Iterable<Recreation> {
     try {
       while (done < size) {
         const w = writeSync(this.fd, data, done, size - done, this.fileBytes + done);
-        if (w <= 0) throw new Error('recreation spool: the file takes no more bytes');
+        if (w <= 0) throw new Error('the file takes no more bytes');
         done += w;
       }
     } catch (e) {
-      throw this.fail(e instanceof Error ? e : new Error(String(e)));
+      throw this.fail(e);
     }
   }
 
-  private fail(e: Error): Error {
-    this.broken = e;
-    return e;
+  /** Says which file failed (a full /tmp is the likely cause), and keeps the spool failed. */
+  private fail(e: unknown): Error {
+    const why = e instanceof Error ? e.message : String(e);
+    this.broken = new SpoolError(`the recreations' temporary file in ${this.where} failed: ${why}`, {
+      cause: e,
+    });
+    return this.broken;
   }
 
   private usable(): void {
-    if (this.closed) throw new Error('recreation spool: used after close');
+    if (this.closed) throw new Error("the recreations' temporary file was used after it was closed");
     if (this.broken) throw this.broken;
   }
 

@@ -8,14 +8,14 @@ import { parseArgs } from 'util';
 import { defaultAnalysisOptions } from '../analyze/options';
 import { ConfigError, parseConfigFile, type FileConfig } from '../config/config-file';
 import { parseDurationSeconds } from '../config/duration';
-import { RecreationSpool } from '../analyze/recreation-spool';
+import { RecreationSpool, SpoolError } from '../analyze/recreation-spool';
 import { spoolByCluster, type PipelineOptions, type SpooledFindings } from '../pipeline/analyze-inputs';
 import { renderReport, type ReportFormat } from '../report';
 import { writeJson } from '../report/json-stream';
 import { formatCount, plural } from '../report/format';
 import { describeInputError, inputErrorLine } from '../sources/input-errors';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes';
-import { UsageError, type CliIo } from './io';
+import { CommandError, UsageError, type CliIo } from './io';
 import { createProgress } from './progress';
 import { reportWidth } from './terminal';
 
@@ -152,6 +152,10 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
       io.stderr.write(summaryLine(doc));
     }
     return exitStatus(doc, failOn);
+  } catch (e) {
+    if (e instanceof SpoolError)
+      throw new CommandError(`${e.message} (TMPDIR names another folder)`, EXIT.internal);
+    throw e;
   } finally {
     spool.close();
   }
