@@ -3,7 +3,16 @@
 // a fleet's day is a million recreations, ~0.55 KB each as objects. Each is kept as its JSON
 // text in a temporary file; memory holds ~20 bytes a recreation (its deletion time, where its
 // text is and how long) plus the counts the documents need, taken as they arrive.
-import { closeSync, mkdtempSync, openSync, readSync, rmdirSync, unlinkSync, writeSync } from 'fs';
+import {
+  closeSync,
+  ftruncateSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmdirSync,
+  unlinkSync,
+  writeSync,
+} from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 import type { Classification, Recreation } from '../model/findings';
@@ -31,6 +40,9 @@ export class RecreationSpool implements Iterable<Recreation> {
   private at = new Float64Array(1024);
   private offset = new Float64Array(1024);
   private bytes = new Int32Array(1024);
+  /** Index of each one's class in `classNames`, so a truncation can take its count back. */
+  private cls = new Uint8Array(1024);
+  private readonly classNames: Classification[] = [];
   private n = 0;
   private sorted: Int32Array | null = null;
   private readBuffer = Buffer.allocUnsafe(64 * 1024);
@@ -90,7 +102,35 @@ export class RecreationSpool implements Iterable<Recreation> {
     this.offset[i] = at;
     this.bytes[i] = size;
     this.sorted = null;
+    let c = this.classNames.indexOf(r.classification);
+    if (c < 0) c = this.classNames.push(r.classification) - 1;
+    this.cls[i] = c;
     this.classes.set(r.classification, (this.classes.get(r.classification) ?? 0) + 1);
+  }
+
+  /**
+   * Takes back every recreation from the `to`-th on: what an analysis restart undoes (a
+   * later broker confirmed an operator user), so the spool holds the final pass's alone.
+   */
+  truncate(to: number): void {
+    this.usable();
+    if (to < 0 || to > this.n) throw new RangeError(`cannot truncate ${this.n} recreations to ${to}`);
+    if (to === this.n) return;
+    this.flush();
+    for (let i = to; i < this.n; i++) {
+      const c = this.classNames[this.cls[i]];
+      const left = this.classes.get(c)! - 1;
+      if (left === 0) this.classes.delete(c);
+      else this.classes.set(c, left);
+    }
+    this.fileBytes = this.offset[to];
+    this.n = to;
+    this.sorted = null;
+    try {
+      ftruncateSync(this.fd, this.fileBytes);
+    } catch (e) {
+      throw this.fail(e);
+    }
   }
 
   /** Each recreation's JSON text, by deletion time (stable: ties in the order they were added). */
@@ -206,5 +246,8 @@ export class RecreationSpool implements Iterable<Recreation> {
     const bytes = new Int32Array(n);
     bytes.set(this.bytes);
     this.bytes = bytes;
+    const cls = new Uint8Array(n);
+    cls.set(this.cls);
+    this.cls = cls;
   }
 }

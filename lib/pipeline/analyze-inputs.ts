@@ -7,7 +7,7 @@
 // on with the other inputs; the CLI turns them into a banner and the exit status.
 import { pipeline, Transform } from 'stream';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { streamFindings } from '../analyze';
+import { analyzeInto } from '../analyze';
 import { RecreationSpool } from '../analyze/recreation-spool';
 import { findFights } from '../fights';
 import type { AnalysisOptions } from '../analyze/options';
@@ -243,7 +243,7 @@ export async function spoolInputs(
   const scoped = resolveRelativeSince(opts, dataEndsAt);
   bar?.phase(`analysing ${facts.size.toLocaleString('en-US')} facts…`);
   const first = spool.length;
-  const result = streamFindings(facts, scoped, (r) => spool.add(r));
+  const result = analyzeInto(facts, scoped, { add: (r) => spool.add(r), clear: () => spool.truncate(first) });
   const fights = findFights(facts, scoped);
   const warnings = [
     ...scopeWarnings(facts, scoped),

@@ -2,7 +2,7 @@
 // changes every finding is said out loud: an operator user that never creates a broker
 // pod, a --namespace or --cluster that matches nothing. Each returns warning lines for
 // `summary.warnings` (the CLI prints them on stderr, the reports show them).
-import { streamFindings } from '../analyze';
+import { analyzeInto } from '../analyze';
 import type { AnalysisOptions } from '../analyze/options';
 import { partitionFacts } from '../analyze/partition';
 import { factTime } from '../analyze/timeline';
@@ -111,9 +111,16 @@ export function operatorUserWarnings(
   const before = new Map<string, string>();
   for (const r of result.recreations) before.set(recreationKey(r), r.classification);
   let changed = 0;
-  const alt = streamFindings(store, { ...opts, operatorUsers: undefined }, (r) => {
-    if (before.get(recreationKey(r)) !== r.classification) changed++;
-  });
+  const alt = analyzeInto(
+    store,
+    { ...opts, operatorUsers: undefined },
+    {
+      add: (r) => {
+        if (before.get(recreationKey(r)) !== r.classification) changed++;
+      },
+      clear: () => (changed = 0),
+    },
+  );
   const seen = learned.join(', ');
   return [
     `operator user ${who} never created a broker pod in these logs, while ${seen} did: ` +

@@ -5,10 +5,13 @@ import { spawnSync } from 'child_process';
 import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
+import { analyzeFacts, analyzeInto } from '../../lib/analyze';
+import { defaultAnalysisOptions } from '../../lib/analyze/options';
 import { RecreationSpool } from '../../lib/analyze/recreation-spool';
 import { sortByKey } from '../../lib/analyze/sort-by-key';
 import { epochMicros } from '../../lib/analyze/time';
 import { CLASSIFICATIONS, type Classification, type Recreation } from '../../lib/model/findings';
+import { laterConfirmedOperatorFacts } from '../facts/fixtures';
 
 function rec(deletedAt: string, name: string, classification: Classification = 'unknown'): Recreation {
   return {
@@ -234,4 +237,71 @@ it('a write the file refuses (a full disk, a file size limit) is an error, never
   expect(Number(/after (\d+)/.exec(first)![1])).toBeLessThan(100);
   // Once failed, it stays failed: nothing later may pass for the whole set.
   expect(then).toMatch(/^then: the recreations' temporary file in .+ failed: EFBIG/);
+});
+
+describe('truncate: what an analysis restart takes back', () => {
+  it.each([
+    { name: 'all of it, still buffered', add: 5, to: 0, bufferBytes: 1 << 20 },
+    { name: 'the tail, written to the file in several writes', add: 40, to: 25, bufferBytes: 1024 },
+    { name: 'nothing (to the current length)', add: 6, to: 6, bufferBytes: 1024 },
+  ])('$name', ({ add, to, bufferBytes }) => {
+    const first = Array.from({ length: add }, (_, i) =>
+      rec(
+        `2026-11-02T10:00:${String(59 - i).padStart(2, '0')}Z`,
+        `old${i}`,
+        i % 2 ? 'unknown' : 'intent-change',
+      ),
+    );
+    const spool = spooled(first, { bufferBytes });
+    try {
+      spool.truncate(to);
+      const again = Array.from({ length: 7 }, (_, i) =>
+        rec(`2026-11-02T10:00:${String(30 + i).padStart(2, '0')}Z`, `new${i}`, 'config-change'),
+      );
+      for (const r of again) spool.add(r);
+      const want = analyzeFactsOrder([...first.slice(0, to), ...again]);
+      expect(spool.toArray()).toEqual(want);
+      expect(spool.length).toBe(to + again.length);
+      for (const c of CLASSIFICATIONS)
+        expect(spool.count(c)).toBe(want.filter((r) => r.classification === c).length);
+    } finally {
+      spool.close();
+    }
+  });
+
+  it('beyond what it holds: an error', () => {
+    const spool = spooled([rec('2026-11-02T10:00:00Z', 'a')]);
+    try {
+      expect(() => spool.truncate(2)).toThrow(RangeError);
+    } finally {
+      spool.close();
+    }
+  });
+});
+
+it('the analysis into the spool, restarting when a later broker confirms the operator: analyzeFacts exactly', () => {
+  const facts = laterConfirmedOperatorFacts();
+  const spool = new RecreationSpool({ dir: freshDir() });
+  try {
+    // Something else already in the spool (another cluster of the run) stays as it was.
+    spool.add(rec('2026-11-03T07:00:00Z', 'other-cluster'));
+    let restarts = 0;
+    const { loops, recreations } = analyzeInto(facts, defaultAnalysisOptions(), {
+      add: (r) => spool.add(r),
+      clear: () => {
+        restarts++;
+        spool.truncate(1);
+      },
+    });
+    expect(restarts).toBeGreaterThan(0);
+    const want = analyzeFacts(facts, defaultAnalysisOptions());
+    expect(recreations).toBe(want.recreations.length);
+    expect(loops).toEqual(want.loops);
+    expect([...spool.texts()]).toEqual([
+      JSON.stringify(rec('2026-11-03T07:00:00Z', 'other-cluster')),
+      ...want.recreations.map((r) => JSON.stringify(r)),
+    ]);
+  } finally {
+    spool.close();
+  }
 });
