@@ -12,7 +12,7 @@ import { createHash } from 'crypto';
 import { createWriteStream } from 'fs';
 import { once } from 'events';
 import { Readable } from 'stream';
-import { analyzeFacts, streamFindings } from '../../lib/analyze';
+import { analyzeFacts, analyzeInto, streamFindings } from '../../lib/analyze';
 import { RecreationSpool } from '../../lib/analyze/recreation-spool';
 import { writeJson } from '../../lib/report/json-stream';
 import { epochMicros } from '../../lib/analyze/time';
@@ -136,7 +136,7 @@ function heapMB(): number {
 /**
  * `stream`: the recreations are digested as the analysis hands them out and not held;
  * `hold`: analyzeFacts' arrays; `spool`: what the CLI does, the recreations spooled to a
- * temporary file as handed out, then the JSON report written from the spool by the real
+ * temporary file as found (analyzeInto: a restart takes them back), then the JSON report written from the spool by the real
  * writer to REPORT_OUT (default /dev/null). All three print the same digest for the same
  * findings (spool: taken from the spool's texts after the report, outside the times).
  */
@@ -174,7 +174,10 @@ async function main(total: number, mode: Mode): Promise<void> {
   } else {
     const spool = new RecreationSpool();
     try {
-      const result = streamFindings(facts, defaultAnalysisOptions(), (r) => spool.add(r));
+      const result = analyzeInto(facts, defaultAnalysisOptions(), {
+        add: (r) => spool.add(r),
+        clear: () => spool.truncate(0),
+      });
       loops = result.loops;
       recreations = result.recreations;
       a1 = Date.now();
