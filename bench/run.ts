@@ -3,7 +3,7 @@
 // koperator-audit to the floor and to each peer. Results also go to bench/results/<ts>.json.
 //
 //   npx tsx bench/run.ts                 # 100 MB, both formats, peers included
-//   npx tsx bench/run.ts --large         # and 1 GB
+//   npx tsx bench/run.ts --large         # 100 MB, 1 GB and 4 GB (JSON lines only) and the 1 M fleet, judged against issue 15's targets
 //   npx tsx bench/run.ts --size 2MB --no-peers --no-zcat --scale 0   # the smoke test's run
 import { mkdirSync, writeFileSync } from 'fs';
 import * as path from 'path';
@@ -11,6 +11,7 @@ import { cpus } from 'os';
 import { ensureBenchFile, parseSize, sizeLabel, type BenchFormat, type GeneratedFile } from './generate';
 import { ratios, type Ratio } from './lib/ratios';
 import { scaleRuns, type ScaleRun } from './lib/scale-run';
+import { judgeTargets, type TargetVerdict } from './lib/targets';
 import {
   buildChildren,
   duckdbAvailable,
@@ -39,6 +40,8 @@ export interface BenchOptions {
    * of a 0.2 s floor varied 0.20-0.56 s.
    */
   repeat?: number;
+  /** Firehose files above this many bytes are not generated nor measured (no target needs a 4 GB one). */
+  firehoseUpTo?: number;
   /** Incarnation counts for the analysis-scale measurement (empty: skip it). */
   scale: number[];
   resultsDir: string;
@@ -60,6 +63,8 @@ export interface BenchResult {
   skipped: string[];
   files: FileResult[];
   scale: ScaleRun[];
+  /** Issue 15's targets on this run's measurements. */
+  targets: TargetVerdict[];
   resultPath: string;
 }
 
@@ -74,6 +79,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
   const files: FileResult[] = [];
   for (const size of o.sizes) {
     for (const format of o.formats) {
+      if (format === 'firehose' && o.firehoseUpTo !== undefined && size > o.firehoseUpTo) continue;
       const file = await ensureBenchFile({ size, format, seed: o.seed, log: o.log });
       const input = {
         path: file.path,
@@ -108,6 +114,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
     skipped,
     files,
     scale,
+    targets: judgeTargets(files, scale),
     resultPath,
   };
   writeFileSync(resultPath, `${JSON.stringify(result, null, 2)}\n`);
@@ -135,9 +142,10 @@ function parseArgs(argv: string[]): BenchOptions {
     const i = argv.indexOf(`--${f}`);
     return i >= 0 ? argv[i + 1] : undefined;
   };
+  const large = has('large');
   const sizes = val('size')
     ? val('size')!.split(',').map(parseSize)
-    : [parseSize('100MB'), ...(has('large') ? [parseSize('1GB')] : [])];
+    : [parseSize('100MB'), ...(large ? [parseSize('1GB'), parseSize('4GB')] : [])];
   return {
     sizes,
     formats: (val('format') ?? 'jsonl,firehose').split(',') as BenchFormat[],
@@ -145,7 +153,8 @@ function parseArgs(argv: string[]): BenchOptions {
     repeat: Number(val('repeat') ?? '1'),
     peers: !has('no-peers'),
     zcat: !has('no-zcat'),
-    scale: (val('scale') ?? '100000,300000')
+    ...(large && !val('size') ? { firehoseUpTo: parseSize('1GB') } : {}),
+    scale: (val('scale') ?? (large ? '100000,300000,1000000' : '100000,300000'))
       .split(',')
       .map(Number)
       .filter((n) => n > 0),

@@ -31,5 +31,10 @@ export function formatTable(r: BenchResult): string {
       `  ${pad(`${s.incarnations} incarnations, ${s.facts} facts`, 52)} build ${s.buildSeconds.toFixed(1)} s, analyze ${s.analyzeSeconds.toFixed(1)} s, peak RSS ${s.peakRssMB?.toFixed(0) ?? 'n/a'} MB, heap after facts ${s.heapAfterFactsMB.toFixed(0)} MB, heap peak ${s.heapPeakMB.toFixed(0)} MB, ${s.recreations} recreations, ${s.loops} loops${s.error ? ` ERROR ${s.error}` : ''}`,
     );
   }
+  lines.push('', 'targets (issue 15):');
+  for (const t of r.targets) {
+    const verdict = t.met === null ? 'not measured' : t.met ? 'met' : 'NOT met';
+    lines.push(`  ${pad(verdict, 13)} ${t.target}: ${t.measured}`);
+  }
   return `${lines.join('\n')}\n`;
 }

@@ -6,6 +6,7 @@ import type { AuditEvent } from '../model/audit';
 import type { Fact, OperatorFact, PodWriteFact, WebhookMutation } from '../model/facts';
 import type { LogRecord } from '../model/record';
 import type { OperatorLine } from '../model/operator-line';
+import { ValueInterner } from './value-interner';
 import { BoundedCache } from '../k8s/bounded-cache';
 import { USED_MESSAGES } from '../koperator/log-messages';
 import { mayBeKoperatorPod } from '../koperator/naming';
@@ -220,7 +221,9 @@ function podIdentity(pod: Record<string, unknown>): Record<string, unknown> {
   if (pod.apiVersion !== undefined) out.apiVersion = pod.apiVersion;
   if (isObject(pod.metadata)) {
     const meta: Record<string, unknown> = {};
-    for (const k of IDENTITY_KEYS) if (pod.metadata[k] !== undefined) meta[k] = pod.metadata[k];
+    // Labels and owners repeat across a ReplicaSet's pods: interned (objects only; the
+    // name and uid are the pod's own).
+    for (const k of IDENTITY_KEYS) if (pod.metadata[k] !== undefined) meta[k] = intern(pod.metadata[k]);
     out.metadata = meta;
   }
   return out;
@@ -233,20 +236,10 @@ function podIdentity(pod: Record<string, unknown>): Record<string, unknown> {
 // (whose caches key shared objects by identity) does its work once. Facts stay plain JSON;
 // shared parts must never be mutated (nothing does). Equal means equal JSON, which for parsed
 // JSON is equality. Bounded: when full the table starts over, which only loses sharing.
-const internedParts = new BoundedCache<unknown>(65_536, 64 * 2 ** 20);
+const internedParts = new ValueInterner(262_144);
 
 function intern<T>(v: T): T {
-  if (v === null || typeof v !== 'object') return v;
-  let json: string;
-  try {
-    json = JSON.stringify(v);
-  } catch {
-    return v; // too deep to serialise (hostile input): kept as it is
-  }
-  const known = internedParts.get(json);
-  if (known !== undefined) return known as T;
-  internedParts.set(json, v);
-  return v;
+  return internedParts.intern(v);
 }
 
 // The same few verbs, users, namespaces, stages and levels, and each pod's name and uid, recur

@@ -12,8 +12,9 @@
 // measured on 1 GB of audit lines, String.includes/RegExp cost about half of what five
 // Buffer.indexOf calls per line cost, since each of those crosses into C++ (~0.5 us).
 //
-// Lone events in kube-apiserver's own layout are decided before this, on their bytes
-// (byte-relevance.ts), by these same rules; this text pre-filter serves every other layout.
+// Lone events in kube-apiserver's own layout, bare or escaped in a CloudWatch message, are
+// decided before this, on their bytes (byte-relevance.ts), by these same rules; this text
+// pre-filter serves every other layout.
 import type { AuditEvent } from '../model/audit';
 import { brokerOfPodName, mayBeKoperatorPod } from '../koperator/naming';
 import { IGNORED_RESOURCES, isBuiltinPodController, isFightObjectWrite } from '../fights/relevance';

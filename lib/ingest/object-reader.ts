@@ -6,7 +6,7 @@
 import type { AuditEvent } from '../model/audit';
 import type { FormatName, LogRecord } from '../model/record';
 import type { DecompressEvents } from './decompress';
-import { ByteVerdict, judgeAuditBytes } from './byte-relevance';
+import { ByteVerdict, judgeAuditBytes, judgeEscapedAuditBytes } from './byte-relevance';
 import { irrelevantEvents, isRelevantAuditEvent, lacksRelevantWords, ONE_GKE_ENTRY } from './filter';
 import { Framer, type FrameSink } from './framing';
 import { decodeUtf8 } from './text';
@@ -313,6 +313,11 @@ export class ObjectReader implements FrameSink, DecompressEvents {
       this.prefiltered(1, AUDIT_FORMAT[via]);
       return;
     }
+    this.parseEmbedded(s, line, via, onFail);
+  }
+
+  /** embedded() past the pre-filter: for a document already judged worth parsing. */
+  private parseEmbedded(s: string, line: number, via: Exclude<Via, 'top'>, onFail: SkipReason): void {
     const t = s.trimStart();
     if (t.length === 0 || (t.charCodeAt(0) !== LBRACE && t.charCodeAt(0) !== LBRACK)) {
       this.skip(line, 'not-a-log-line', JSON.stringify(t.length > 80 ? `${t.slice(0, 80)}...` : t));
@@ -424,10 +429,16 @@ export class ObjectReader implements FrameSink, DecompressEvents {
       return;
     }
     for (const [from, to] of scan.messages) {
-      // Still escaped: the words survive escaping, so most messages are judged unread.
+      // Most messages are judged on their escaped bytes, never decoded (byte-relevance.ts);
+      // the rest by the words, which survive escaping, and then the string pre-filter.
+      const verdict = this.opts.relevantOnly ? judgeEscapedAuditBytes(buf, from, to) : ByteVerdict.Unsure;
+      if (verdict === ByteVerdict.Irrelevant) {
+        this.prefiltered(1, 'eks-firehose-cwl');
+        continue;
+      }
       // Decoded with its quotes, so the parse that unescapes it needs no second copy.
       const literal = decodeUtf8(buf, from - 1, to + 1);
-      if (this.opts.relevantOnly && lacksRelevantWords(literal)) {
+      if (this.opts.relevantOnly && verdict === ByteVerdict.Unsure && lacksRelevantWords(literal)) {
         this.prefiltered(1, 'eks-firehose-cwl');
         continue;
       }
@@ -438,7 +449,8 @@ export class ObjectReader implements FrameSink, DecompressEvents {
         this.skip(line, 'corrupt-json');
         continue;
       }
-      this.embedded(message, line, 'cwl', 'corrupt-json');
+      if (verdict === ByteVerdict.Parse) this.parseEmbedded(message, line, 'cwl', 'corrupt-json');
+      else this.embedded(message, line, 'cwl', 'corrupt-json');
     }
   }
 

@@ -33,15 +33,30 @@ export function applyJsonPatch(obj: unknown, ops: unknown): ApplyResult {
   const bad = ops.findIndex((op) => !isOperation(op));
   if (bad >= 0) return { ok: false, reason: `JSON patch operation ${bad} has no op or path` };
   try {
-    let doc = cloneJson(obj);
+    // fast-json-patch works in place. Rather than a copy of the whole pod per webhook patch,
+    // each operation gets copies of the containers on its way (path copying): the rest stays
+    // shared with the input, and the patch's values enter the result as they are. Neither
+    // the input nor the patch is ever mutated; the result must not be either (nothing does).
+    const owned = new Set<object>();
+    let doc: unknown = obj;
     let copied = 0;
-    const patch = cloneJson(ops as Operation[]);
-    for (let i = 0; i < patch.length; i++) {
-      const op = patch[i];
+    for (let i = 0; i < ops.length; i++) {
+      const op = ops[i] as Operation;
       if (op.op === 'copy') {
         copied += JSON.stringify(getValueByPointer(doc, op.from) ?? null).length;
         if (copied > MAX_COPIED_BYTES)
           return { ok: false, reason: `JSON patch copies more than ${MAX_COPIED_BYTES} bytes` };
+      }
+      // RFC 6902 4.4: a location cannot be moved into one of its children (the API server
+      // refuses it; fast-json-patch would build a cycle).
+      if (op.op === 'move' && op.path !== op.from && (op.from === '' || op.path.startsWith(`${op.from}/`)))
+        return {
+          ok: false,
+          reason: `JSON patch operation ${i} moves ${op.from || 'the document'} into itself`,
+        };
+      if (op.op !== 'test') {
+        doc = copiedAlong(doc, op.path, owned);
+        if (op.op === 'move') doc = copiedAlong(doc, op.from, owned);
       }
       // validate=true rejects unresolvable paths and bad ops; prototype keys stay banned.
       doc = applyOperation(doc, op, true, true, true, i).newDocument;
@@ -50,6 +65,50 @@ export function applyJsonPatch(obj: unknown, ops: unknown): ApplyResult {
   } catch (e) {
     return { ok: false, reason: reasonOf(e) };
   }
+}
+
+/**
+ * `doc` with its root and every container down to the parent of `pointer`'s target replaced
+ * by shallow copies (once per patch: `owned` holds the copies made), walking keys exactly as
+ * fast-json-patch does (an array index is any run of digits, even none, read with `~~`).
+ * Where the way leaves what exists (a missing key or index, a scalar) copying stops, and
+ * fast-json-patch's validation then refuses the operation before it writes anything. A key
+ * only the prototype has (`constructor`, `toString`) is refused here: fast-json-patch would
+ * walk into the built-ins and write there.
+ */
+function copiedAlong(doc: unknown, pointer: string, owned: Set<object>): unknown {
+  if (pointer === '' || doc === null || typeof doc !== 'object') return doc;
+  const root = own(doc, owned);
+  const keys = pointer.split('/');
+  let parent: Record<string, unknown> | unknown[] = root;
+  for (let t = 1; t < keys.length - 1; t++) {
+    let key = keys[t];
+    if (key.includes('~')) key = key.replace(/~1/g, '/').replace(/~0/g, '~');
+    let child: unknown;
+    if (Array.isArray(parent)) {
+      if (!/^\d*$/.test(key)) return root;
+      const i = ~~key;
+      child = parent[i];
+      if (child === null || typeof child !== 'object') return root;
+      parent = parent[i] = own(child, owned);
+    } else {
+      if (!Object.prototype.hasOwnProperty.call(parent, key)) {
+        if (key in parent) throw new Error(`JSON patch path ${pointer} goes through an inherited property`);
+        return root;
+      }
+      child = parent[key];
+      if (child === null || typeof child !== 'object') return root;
+      parent = parent[key] = own(child, owned);
+    }
+  }
+  return root;
+}
+
+function own(v: object, owned: Set<object>): Record<string, unknown> | unknown[] {
+  if (owned.has(v)) return v as Record<string, unknown> | unknown[];
+  const copy = Array.isArray(v) ? v.slice() : { ...(v as Record<string, unknown>) };
+  owned.add(copy);
+  return copy;
 }
 
 /** RFC 7386: objects merge recursively, null deletes, anything else replaces. */

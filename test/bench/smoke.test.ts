@@ -67,3 +67,27 @@ describe('bench harness (smoke)', () => {
     expect(s.peakRssMB).toBeGreaterThan(10);
   });
 });
+
+describe('bench harness (smoke): the targets', () => {
+  it('judges every target on the run and, on a 2 MB file, calls none of them met', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-smoke-targets-'));
+    try {
+      const r = await runBench({
+        sizes: [2 * 1024 * 1024],
+        formats: ['jsonl'],
+        seed: 7,
+        peers: false,
+        zcat: false,
+        scale: [],
+        resultsDir: dir,
+        log: () => {},
+      });
+      expect(r.targets.length).toBeGreaterThanOrEqual(6);
+      expect(r.targets.filter((t) => t.met !== null)).toEqual([]);
+      const onDisk = JSON.parse(readFileSync(r.resultPath, 'utf8')) as BenchResult;
+      expect(onDisk.targets).toEqual(r.targets);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

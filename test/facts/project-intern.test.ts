@@ -53,11 +53,12 @@ describe('interning in the projection', () => {
       kind: 'Pod',
       metadata: { name: 'web-7f9c4b-aaaaa', uid: 'uid-web-7f9c4b-aaaaa', labels: { app: 'web' } },
     });
-    // Nothing of it is interned (looking parts up would only cost time).
+    // Its labels and owners repeat across its ReplicaSet's pods: one copy; its name is its own.
     const b = other('web-7f9c4b-bbbbb');
-    const labelsOf = (f: PodWriteFact) => (f.response as { metadata: { labels: unknown } }).metadata.labels;
-    expect(labelsOf(b)).toEqual(labelsOf(a));
-    expect(labelsOf(b)).not.toBe(labelsOf(a));
+    const metaOf = (f: PodWriteFact) =>
+      (f.response as { metadata: { labels: unknown; name: string } }).metadata;
+    expect(metaOf(b).labels).toBe(metaOf(a).labels);
+    expect(metaOf(b).name).toBe('web-7f9c4b-bbbbb');
   });
 
   it('shares equal parts between pods and keeps each pod’s own values', () => {
@@ -72,6 +73,24 @@ describe('interning in the projection', () => {
     expect(rb.spec.nodeName).toBe('node-2');
     expect(ra.metadata.managedFields).toBeUndefined();
     expect(JSON.parse(JSON.stringify(b))).toEqual(b);
+  });
+
+  it('shares, within a member that differs between two pods, every part that does not', () => {
+    const withCpu = (name: string, cpu: string) => {
+      const e = podCreate(name, 'node-1');
+      const spec = (e.responseObject as { spec: { containers: Record<string, unknown>[] } }).spec;
+      spec.containers = [
+        { name: 'kafka', ports: [{ containerPort: 9092 }], resources: { requests: { cpu } } },
+        { name: 'jmx', image: 'jmx:1', ports: [{ containerPort: 9020 }] },
+      ];
+      return project(e).response as { spec: { containers: Record<string, unknown>[] } };
+    };
+    const a = withCpu('c-1-aaaaa', '990m');
+    const b = withCpu('c-1-bbbbb', '680m');
+    expect(b.spec.containers).not.toBe(a.spec.containers);
+    expect(b.spec.containers[1]).toBe(a.spec.containers[1]);
+    expect(b.spec.containers[0].ports).toBe(a.spec.containers[0].ports);
+    expect(b.spec.containers[0].resources).toEqual({ requests: { cpu: '680m' } });
   });
 
   it('leaves a body too deep to serialise as it is, without a throw', () => {

@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+import { applyOperation, applyPatch } from 'fast-json-patch';
 import { load } from 'js-yaml';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '../../lib/k8s/apply-patch';
 
@@ -224,6 +226,120 @@ describe('applyJsonPatch', () => {
     expect(r.ok).toBe(false);
     expect(JSON.stringify(POD)).toBe(before);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('applyJsonPatch: path copying', () => {
+  it('shares with the document every part the patch does not reach', () => {
+    const pod = POD as { spec: { containers: object[]; volumes: object[] }; metadata: object };
+    const r = applyJsonPatch(POD, [
+      { op: 'replace', path: '/spec/containers/0/resources/requests/cpu', value: '392m' },
+      { op: 'add', path: '/spec/containers/0/env/-', value: { name: 'B', value: '2' } },
+    ]);
+    expect(r.ok).toBe(true);
+    const out = (r as { value: typeof pod }).value;
+    expect(out).not.toBe(pod);
+    expect(out.spec.containers).not.toBe(pod.spec.containers);
+    expect(out.spec.containers[0]).not.toBe(pod.spec.containers[0]);
+    expect(out.spec.containers[1]).toBe(pod.spec.containers[1]);
+    expect(out.spec.volumes).toBe(pod.spec.volumes);
+    expect(out.metadata).toBe(pod.metadata);
+  });
+
+  it('leaves the patch as it was, though its values enter the result', () => {
+    const value = deepFreeze({ name: 'istio-proxy', ports: [{ containerPort: 15090 }] });
+    const ops = deepFreeze([
+      { op: 'add', path: '/spec/containers/-', value },
+      { op: 'add', path: '/spec/containers/2/ports/-', value: { containerPort: 15021 } },
+    ]);
+    const r = applyJsonPatch(POD, ops);
+    expect(r.ok).toBe(true);
+    expect(pick((r as { value: unknown }).value, 'spec.containers.2.ports')).toEqual([
+      { containerPort: 15090 },
+      { containerPort: 15021 },
+    ]);
+    expect(value.ports).toEqual([{ containerPort: 15090 }]);
+  });
+
+  it('refuses a path through a property only the prototype has, and writes nothing there', () => {
+    for (const path of ['/constructor/polluted', '/metadata/toString/polluted', '/spec/hasOwnProperty/x']) {
+      const r = applyJsonPatch(POD, [{ op: 'add', path, value: true }]);
+      expect(r.ok).toBe(false);
+    }
+    expect((Object as unknown as Record<string, unknown>).polluted).toBeUndefined();
+    expect((Object.prototype.toString as unknown as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  // fast-json-patch reads any run of digits as an index, even "01" and "": so does the copy.
+  it.each<[string, string]>([
+    ['a leading zero', '/spec/containers/01/image'],
+    ['an empty index', '/spec/containers//image'],
+    ['an escaped key', '/metadata/annotations/a~1b'],
+  ])('writes only into copies for %s', (_what, path) => {
+    const before = JSON.stringify(POD);
+    const r = applyJsonPatch(POD, [{ op: 'add', path, value: 'x' }]);
+    expect(JSON.stringify(POD)).toBe(before);
+    const reference = (() => {
+      try {
+        return applyOperation(JSON.parse(before), { op: 'add', path, value: 'x' }, true, true, true)
+          .newDocument;
+      } catch {
+        return undefined;
+      }
+    })();
+    expect(r.ok ? r.value : undefined).toEqual(reference);
+  });
+
+  it('gives what fast-json-patch gives on a copy, for any patch of a pod, without mutating either', () => {
+    const paths = [
+      '/metadata/labels/app',
+      '/metadata/labels/new',
+      '/metadata/finalizers/0',
+      '/metadata/finalizers/-',
+      '/spec/containers/0/resources/requests/cpu',
+      '/spec/containers/0/env/0',
+      '/spec/containers/1',
+      '/spec/containers/-',
+      '/spec/tolerations/0/key',
+      '/spec/volumes/0/emptyDir',
+      '/status/conditions/1/status',
+      '/spec/nodeName',
+      '/missing/x',
+      '',
+    ];
+    const op = fc.record({
+      op: fc.constantFrom('add', 'remove', 'replace', 'move', 'copy', 'test'),
+      path: fc.constantFrom(...paths),
+      from: fc.constantFrom(...paths),
+      value: fc.oneof(fc.string(), fc.integer(), fc.constant({ k: 'v' }), fc.constant([1, 2])),
+    });
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 1, maxLength: 6 }), (ops) => {
+        const before = JSON.stringify(POD);
+        const patchText = JSON.stringify(ops);
+        const got = applyJsonPatch(POD, JSON.parse(patchText));
+        let want: unknown;
+        // RFC 6902 4.4, which fast-json-patch does not check: no move into its own child.
+        const intoItself = ops.some(
+          (o) => o.op === 'move' && o.path !== o.from && (o.from === '' || o.path.startsWith(`${o.from}/`)),
+        );
+        try {
+          if (intoItself) throw new Error('refused');
+          want = JSON.parse(
+            JSON.stringify(
+              applyPatch(JSON.parse(before), JSON.parse(patchText), true, true, true).newDocument,
+            ),
+          );
+        } catch {
+          want = undefined;
+        }
+        expect(JSON.stringify(POD)).toBe(before);
+        expect(got.ok ? JSON.stringify(got.value) : undefined).toBe(
+          want === undefined ? undefined : JSON.stringify(want),
+        );
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 

@@ -2,8 +2,8 @@
 // `{"messageType":"DATA_MESSAGE",...,"logEvents":[{"id","timestamp","message"},...]}`
 // whose messages are audit events escaped into JSON strings. Parsing a whole payload
 // only to reach its messages doubles the work (and most messages are irrelevant), so
-// this finds the message literals in the bytes and leaves each one for the pre-filter
-// and, if it passes, the parser. Anything unexpected returns null and the payload goes
+// this finds the message literals in the bytes and leaves each one, still escaped, to
+// the byte decision (byte-relevance.ts) and, if it keeps it or is unsure, the parser. Anything unexpected returns null and the payload goes
 // the general way (JSON.parse of the whole object).
 
 const DATA = Buffer.from('{"messageType":"DATA_MESSAGE"');
