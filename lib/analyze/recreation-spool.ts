@@ -16,6 +16,7 @@ import {
 import { tmpdir } from 'os';
 import * as path from 'path';
 import type { Classification, Recreation } from '../model/findings';
+import { sharedFields, sharedVerdict } from './shared-parts';
 import { epochMicros } from './time';
 
 export interface SpoolOptions {
@@ -150,9 +151,32 @@ export class RecreationSpool implements Iterable<Recreation> {
     for (const t of this.texts()) yield JSON.parse(t) as Recreation;
   }
 
-  /** For the views that need every recreation at once (they group and sort by broker). */
+  /**
+   * For the views that need every recreation at once (they group and sort by broker). Parts
+   * that repeat across a loop's recreations are shared again as the analysis shared them
+   * (field lists, verdicts, broker and user names): parsed apart, a fleet's recreations took
+   * 2.1 KB each instead of 1.2.
+   */
   toArray(): Recreation[] {
-    return [...this];
+    const names = new Map<string, string>();
+    const name = (s: string): string => {
+      const known = names.get(s);
+      if (known !== undefined) return known;
+      names.set(s, s);
+      return s;
+    };
+    const out: Recreation[] = [];
+    for (const r of this) {
+      r.namespace = name(r.namespace);
+      r.kafkaCluster = name(r.kafkaCluster);
+      r.brokerId = name(r.brokerId);
+      if (r.deletedPod.deletedBy !== null) r.deletedPod.deletedBy = name(r.deletedPod.deletedBy);
+      r.fields = sharedFields(r.fields);
+      if (r.wouldRestart)
+        r.wouldRestart = sharedVerdict(r.wouldRestart.threeWayMerge, r.wouldRestart.intentDiff);
+      out.push(r);
+    }
+    return out;
   }
 
   /** Gives the file back; idempotent, and the spool is unusable after it. */

@@ -305,3 +305,22 @@ it('the analysis into the spool, restarting when a later broker confirms the ope
     spool.close();
   }
 });
+
+it('read back into an array, the parts a loop repeats are shared again, frozen, and equal', () => {
+  const a = rec('2026-11-02T10:00:00Z', 'a', 'external-mutation-revert');
+  const b = rec('2026-11-02T10:00:08Z', 'b', 'external-mutation-revert');
+  a.wouldRestart = { threeWayMerge: true, intentDiff: false };
+  b.wouldRestart = { threeWayMerge: true, intentDiff: false };
+  const c = { ...rec('2026-11-02T10:00:16Z', 'c'), fields: [] };
+  const spool = spooled([a, b, c]);
+  try {
+    const [x, y, z] = spool.toArray();
+    expect([x, y, z]).toEqual([a, b, c]);
+    expect(x.fields).toBe(y.fields);
+    expect(Object.isFrozen(x.fields)).toBe(true);
+    expect(x.wouldRestart).toBe(y.wouldRestart);
+    expect(z.fields).toEqual([]);
+  } finally {
+    spool.close();
+  }
+});
