@@ -154,7 +154,7 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
     return exitStatus(doc, failOn);
   } catch (e) {
     if (e instanceof SpoolError)
-      throw new CommandError(`${e.message} (TMPDIR names another folder)`, EXIT.internal);
+      throw new CommandError(`${e.message} (set TMPDIR to a folder with room)`, EXIT.internal);
     throw e;
   } finally {
     spool.close();
