@@ -9,8 +9,12 @@
 // (metadata is copied): a fact store that parsed every body separately would hold more,
 // so heapAfterFacts is a lower bound for the facts and the analysis's own cost is the delta.
 import { createHash } from 'crypto';
+import { createWriteStream } from 'fs';
+import { once } from 'events';
 import { Readable } from 'stream';
-import { analyzeFacts, streamFindings } from '../../lib/analyze';
+import { analyzeFacts, analyzeInto, streamFindings } from '../../lib/analyze';
+import { RecreationSpool } from '../../lib/analyze/recreation-spool';
+import { writeJson } from '../../lib/report/json-stream';
 import { epochMicros } from '../../lib/analyze/time';
 import type { Loop, Recreation } from '../../lib/model/findings';
 import { defaultAnalysisOptions } from '../../lib/analyze/options';
@@ -130,11 +134,13 @@ function heapMB(): number {
 }
 
 /**
- * `stream`: the recreations are digested as the analysis hands them out and not held (what a
- * streaming report writer holds); `hold`: analyzeFacts' arrays, as the CLI holds them. Both
- * print the same digest for the same findings.
+ * `stream`: the recreations are digested as the analysis hands them out and not held;
+ * `hold`: analyzeFacts' arrays; `spool`: what the CLI does, the recreations spooled to a
+ * temporary file as found (analyzeInto: a restart takes them back), then the JSON report written from the spool by the real
+ * writer to REPORT_OUT (default /dev/null). All three print the same digest for the same
+ * findings (spool: taken from the spool's texts after the report, outside the times).
  */
-type Mode = 'stream' | 'hold';
+type Mode = 'stream' | 'hold' | 'spool';
 
 async function main(total: number, mode: Mode): Promise<void> {
   const tpl = oneIncarnation(await templateFacts());
@@ -149,19 +155,49 @@ async function main(total: number, mode: Mode): Promise<void> {
   const digest = new FindingsDigest();
   let loops: Loop[];
   let recreations: number;
+  let writeSeconds: number | undefined;
+  let reportBytes: number | undefined;
+  let a1 = 0;
   if (mode === 'hold') {
     const result = analyzeFacts(facts, defaultAnalysisOptions());
     for (const r of result.recreations) digest.add(r);
     loops = result.loops;
     recreations = result.recreations.length;
+    a1 = Date.now();
     heapPeakMB = Math.max(heapPeakMB, usedMB());
-  } else {
+  } else if (mode === 'stream') {
     const result = streamFindings(facts, defaultAnalysisOptions(), (r) => digest.add(r));
     loops = result.loops;
     recreations = result.recreations;
+    a1 = Date.now();
     heapPeakMB = Math.max(heapPeakMB, usedMB());
+  } else {
+    const spool = new RecreationSpool();
+    try {
+      const result = analyzeInto(facts, defaultAnalysisOptions(), {
+        add: (r) => spool.add(r),
+        clear: () => spool.truncate(0),
+      });
+      loops = result.loops;
+      recreations = result.recreations;
+      a1 = Date.now();
+      heapPeakMB = Math.max(heapPeakMB, usedMB());
+      const w0 = Date.now();
+      const out = createWriteStream(process.env.REPORT_OUT ?? '/dev/null');
+      await once(out, 'open');
+      await writeJson({ recreations: spool, loops, fights: [], summary: { recreations } }, out);
+      out.end();
+      await once(out, 'finish');
+      writeSeconds = (Date.now() - w0) / 1000;
+      reportBytes = out.bytesWritten;
+      heapPeakMB = Math.max(heapPeakMB, usedMB());
+      let i = 0;
+      for (const text of spool.texts()) digest.addText(text, i++);
+    } finally {
+      spool.close();
+    }
   }
-  const analyzeSeconds = (Date.now() - a0) / 1000;
+  const analyzeSeconds = (a1 - a0) / 1000;
   const resultSha1 = digest.finish(loops);
   // What the analysis keeps (its result and any caches) once its garbage is collected.
   const heapAfterAnalysisMB = heapMB();
@@ -171,6 +207,7 @@ async function main(total: number, mode: Mode): Promise<void> {
     facts: facts.size,
     buildSeconds,
     analyzeSeconds,
+    ...(writeSeconds !== undefined ? { writeSeconds, reportBytes } : {}),
     msPerIncarnation: (analyzeSeconds * 1000) / total,
     heapAfterFactsMB,
     heapPeakMB,
@@ -195,16 +232,21 @@ class FindingsDigest {
   private n = 0;
 
   add(r: Recreation): void {
+    this.addText(JSON.stringify(r), epochMicros(r.deletedPod.deletedAt));
+  }
+
+  /** A recreation's JSON text and its sort key (the spool's texts come in order: their index). */
+  addText(text: string, at: number): void {
     if ((this.n + 1) * 20 > this.shas.length) {
       const bigger = Buffer.alloc(this.shas.length * 2);
       this.shas.copy(bigger);
       this.shas = bigger;
     }
     createHash('sha1')
-      .update(JSON.stringify(r))
+      .update(text)
       .digest()
       .copy(this.shas, this.n * 20);
-    this.at.push(epochMicros(r.deletedPod.deletedAt));
+    this.at.push(at);
     this.n++;
   }
 
@@ -219,7 +261,8 @@ class FindingsDigest {
 }
 
 const mode = process.argv[3] ?? 'stream';
-if (mode !== 'stream' && mode !== 'hold') throw new Error(`mode ${mode}: stream or hold`);
+if (mode !== 'stream' && mode !== 'hold' && mode !== 'spool')
+  throw new Error(`mode ${mode}: stream, hold or spool`);
 main(Number(process.argv[2] ?? '1000'), mode).catch((e: unknown) => {
   process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
   process.exit(1);

@@ -18,16 +18,38 @@ export interface AnalysisResult {
 
 export function analyzeFacts(facts: Fact[] | FactStore, opts: AnalysisOptions): AnalysisResult {
   const recreations: Recreation[] = [];
-  // Holding them all anyway, it may take back what a restart (below) undoes.
-  const { loops } = analyze(
-    facts,
-    opts,
-    (r) => recreations.push(r),
-    () => (recreations.length = 0),
-  );
+  const { loops } = analyzeInto(facts, opts, {
+    add: (r) => recreations.push(r),
+    clear: () => (recreations.length = 0),
+  });
   // Stable: recreations of the same instant keep the order they were found in.
   sortByKey(recreations, (r) => epochMicros(r.deletedPod.deletedAt));
   return { recreations, loops };
+}
+
+/**
+ * Where the analysis puts recreations it may take back: when a later broker confirms an
+ * operator user, the pass restarts, `clear` drops what the sink got so far, and the last
+ * pass's recreations are what it holds at the end (in the order found, as analyzeFacts
+ * sorts them, stably). A restart is cheaper than streamFindings' first pass for a sink
+ * that can take back (an array, the CLI's spool).
+ */
+export interface RecreationSink {
+  add(r: Recreation): void;
+  clear(): void;
+}
+
+export function analyzeInto(
+  facts: Fact[] | FactStore,
+  opts: AnalysisOptions,
+  sink: RecreationSink,
+): { loops: Loop[]; recreations: number } {
+  return analyze(
+    facts,
+    opts,
+    (r) => sink.add(r),
+    () => sink.clear(),
+  );
 }
 
 /**

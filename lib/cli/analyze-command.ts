@@ -2,18 +2,20 @@
 // pipeline → a report on stdout (or --out). stdout carries only the report; everything
 // else goes to stderr: one line per input that could not be read, warnings, and a last
 // line of counts. The exit status says whether every input was read (EXIT in exit-codes.ts).
-import { promises as fs } from 'fs';
+import { createWriteStream, promises as fs } from 'fs';
+import { once } from 'events';
 import { parseArgs } from 'util';
 import { defaultAnalysisOptions } from '../analyze/options';
 import { ConfigError, parseConfigFile, type FileConfig } from '../config/config-file';
 import { parseDurationSeconds } from '../config/duration';
-import type { FindingsDocument } from '../model/findings';
-import { analyzeByCluster, type PipelineOptions } from '../pipeline/analyze-inputs';
+import { RecreationSpool, SpoolError } from '../analyze/recreation-spool';
+import { spoolByCluster, type PipelineOptions, type SpooledFindings } from '../pipeline/analyze-inputs';
 import { renderReport, type ReportFormat } from '../report';
+import { writeJson } from '../report/json-stream';
 import { formatCount, plural } from '../report/format';
 import { describeInputError, inputErrorLine } from '../sources/input-errors';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes';
-import { UsageError, type CliIo } from './io';
+import { CommandError, UsageError, type CliIo } from './io';
 import { createProgress } from './progress';
 import { reportWidth } from './terminal';
 
@@ -126,58 +128,99 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
       ? (total: number) => createProgress(io.stderr as NodeJS.WriteStream, total)
       : undefined;
   const region = values.region;
-  const doc = await analyzeByCluster(
-    inputs,
-    file.clusters,
-    opts,
-    { maxLineBytes },
-    {
-      s3Client: io.s3Client ? () => io.s3Client!({ region }) : undefined,
-      progress,
-      stdin: io.stdin,
-    },
-  );
-  const toTerminal = !values.out && Boolean(io.stdout.isTTY);
-  const report = renderReport(doc, format, {
+  // Recreations go to a temporary file as they are found and are read back one at a time.
+  const spool = new RecreationSpool();
+  try {
+    const doc = await spoolByCluster(
+      inputs,
+      file.clusters,
+      opts,
+      { maxLineBytes },
+      {
+        s3Client: io.s3Client ? () => io.s3Client!({ region }) : undefined,
+        progress,
+        stdin: io.stdin,
+      },
+      spool,
+    );
+    await writeReport(doc, format, { out: values.out, inputs }, io);
+    const errors = doc.summary.inputErrors ?? [];
+    for (const e of errors) io.stderr.write(`koperator-audit: cannot read ${inputErrorLine(e)}\n`);
+    if (!quiet) {
+      for (const w of (doc.summary.warnings as string[] | undefined) ?? [])
+        io.stderr.write(`koperator-audit: warning: ${w}\n`);
+      io.stderr.write(summaryLine(doc));
+    }
+    return exitStatus(doc, failOn);
+  } catch (e) {
+    if (e instanceof SpoolError)
+      throw new CommandError(`${e.message} (set TMPDIR to a folder with room)`, EXIT.internal);
+    throw e;
+  } finally {
+    spool.close();
+  }
+}
+
+/**
+ * JSON is written as the spool is read (the contract's bytes, a recreation at a time). The
+ * other views group recreations by broker and measure columns over all of them, so they
+ * are given the recreations read back into an array.
+ */
+async function writeReport(
+  doc: SpooledFindings,
+  format: ReportFormat,
+  { out, inputs }: { out?: string; inputs: string[] },
+  io: CliIo,
+): Promise<void> {
+  if (format === 'json') {
+    if (!out) return writeJson(doc, io.stdout);
+    const file = createWriteStream(out);
+    // A failed write is reported once, as the callback's error; the stream's own later
+    // 'error' event must not end the process on top of it.
+    file.on('error', () => undefined);
+    try {
+      await once(file, 'open');
+      await writeJson(doc, file);
+      file.end();
+      await once(file, 'finish');
+    } catch (e) {
+      file.destroy();
+      throw new UsageError(`--out ${out}: ${describeInputError(e)}`);
+    }
+    return;
+  }
+  const toTerminal = !out && Boolean(io.stdout.isTTY);
+  const report = renderReport({ ...doc, recreations: doc.recreations.toArray() }, format, {
     color: format === 'table' && toTerminal && !process.env.NO_COLOR,
     inputs,
     generatedAt: new Date().toISOString(),
     width: reportWidth(toTerminal ? io.stdout : undefined, process.env),
   });
-  if (values.out) {
+  if (out) {
     try {
-      await fs.writeFile(values.out, report);
+      await fs.writeFile(out, report);
     } catch (e) {
-      throw new UsageError(`--out ${values.out}: ${describeInputError(e)}`);
+      throw new UsageError(`--out ${out}: ${describeInputError(e)}`);
     }
   } else io.stdout.write(report);
-
-  const errors = doc.summary.inputErrors ?? [];
-  for (const e of errors) io.stderr.write(`koperator-audit: cannot read ${inputErrorLine(e)}\n`);
-  if (!quiet) {
-    for (const w of (doc.summary.warnings as string[] | undefined) ?? [])
-      io.stderr.write(`koperator-audit: warning: ${w}\n`);
-    io.stderr.write(summaryLine(doc));
-  }
-  return exitStatus(doc, failOn);
 }
 
 /** 1 when --fail-on matched (a finding in what was read is certain), else 4 / 3 for inputs, else 0. */
-export function exitStatus(doc: FindingsDocument, failOn: FailOn[]): number {
+export function exitStatus(doc: SpooledFindings, failOn: FailOn[]): number {
   if (failOn.some((f) => matches(doc, f))) return EXIT.matched;
   const errors = doc.summary.inputErrors ?? [];
   if (errors.length === 0) return EXIT.ok;
   return Number(doc.summary.inputsOpened ?? 0) === 0 ? EXIT.noInputRead : EXIT.someInputsFailed;
 }
 
-function matches(doc: FindingsDocument, what: FailOn): boolean {
+function matches(doc: SpooledFindings, what: FailOn): boolean {
   switch (what) {
     case 'active-loop':
       return doc.loops.some((l) => l.active);
     case 'loop':
       return doc.loops.length > 0;
     case 'revert':
-      return doc.recreations.some((r) => r.classification === 'external-mutation-revert');
+      return doc.recreations.count('external-mutation-revert') > 0;
     case 'any':
       return doc.recreations.length > 0 || doc.loops.length > 0 || (doc.fights?.length ?? 0) > 0;
   }
@@ -269,7 +312,7 @@ function analysisOptions(values: Flags, file: FileConfig): PipelineOptions {
  * The last stderr line, e.g. `2,983 recreations, 115 loops (1 active) in 4.7 s; 748,838
  * events read; 0 inputs failed`, then what was skipped, so a partial read is never quiet.
  */
-export function summaryLine(doc: FindingsDocument): string {
+export function summaryLine(doc: SpooledFindings): string {
   const s = doc.summary;
   const num = (v: unknown) => (typeof v === 'number' ? v : 0);
   const audit = s.audit as { read?: number } | undefined;

@@ -11,7 +11,7 @@ export const EXIT = {
   someInputsFailed: 3,
   /** No input could be read at all. */
   noInputRead: 4,
-  /** Something unexpected broke (a bug); --debug prints the stack. */
+  /** Something unexpected broke (a bug; --debug prints the stack), or the findings' temporary file could not be written. */
   internal: 5,
 } as const;
 
@@ -22,5 +22,6 @@ export const EXIT_CODES_HELP = `Exit status
   3  some inputs could not be listed or opened: the report of the rest is printed,
      with a banner naming each (summary.inputErrors in JSON)
   4  no input could be read at all
-  5  unexpected error (a bug: please report it with the output of --debug)
+  5  unexpected error (a bug: please report it with the output of --debug), or
+     the findings' temporary file could not be written (a full TMPDIR)
 `;

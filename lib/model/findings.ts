@@ -107,3 +107,16 @@ export interface FindingsDocument {
   fights?: Fight[];
   summary: Record<string, unknown> & { inputErrors?: InputError[] };
 }
+
+/**
+ * Recreations read in the document's order and counted without being held all at once:
+ * an array, or the spool the CLI writes them to (lib/analyze/recreation-spool.ts).
+ */
+export interface RecreationList extends Iterable<Recreation> {
+  readonly length: number;
+}
+
+/** A findings document whose recreations may be a spool, for the writers that stream. */
+export interface StreamedFindings extends Omit<FindingsDocument, 'recreations'> {
+  recreations: RecreationList;
+}

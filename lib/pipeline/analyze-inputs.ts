@@ -7,14 +7,15 @@
 // on with the other inputs; the CLI turns them into a banner and the exit status.
 import { pipeline, Transform } from 'stream';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { analyzeFacts } from '../analyze';
+import { analyzeInto } from '../analyze';
+import { RecreationSpool } from '../analyze/recreation-spool';
 import { findFights } from '../fights';
 import type { AnalysisOptions } from '../analyze/options';
 import { projectRecord } from '../facts/project';
 import { FactStore } from '../facts/store';
 import { ingest, type IngestOptions } from '../ingest';
 import { createIngestStats, mergeIngestStats, type IngestStats } from '../ingest/stats';
-import type { FindingsDocument, InputError } from '../model/findings';
+import type { FindingsDocument, InputError, StreamedFindings } from '../model/findings';
 import type { SourceObject } from '../sources/types';
 import { clusterForInput, type ClusterPrefix } from '../config/config-file';
 import { compareTimes } from '../analyze/time';
@@ -160,12 +161,57 @@ function countingBytes(objects: SourceObject[]): {
 /** How often the bar is fed while reading: a timer, since kept records are rare in noisy logs. */
 const PROGRESS_TICK_MS = 200;
 
+/** A document whose recreations are in a spool (shared by every cluster of a run). */
+export interface SpooledFindings extends StreamedFindings {
+  recreations: RecreationSpool;
+}
+
+/**
+ * The findings with every recreation held, for callers that want the document as plain
+ * data (tests, scripts); the CLI streams with {@link spoolByCluster} instead.
+ */
 export async function analyzeInputs(
   inputs: string[],
   opts: PipelineOptions,
   ingestOpts: IngestOptions,
   deps: AnalyzeInputsDeps = {},
 ): Promise<FindingsDocument> {
+  return held((spool) => spoolInputs(inputs, opts, ingestOpts, deps, spool));
+}
+
+/** {@link spoolByCluster} with every recreation held. */
+export async function analyzeByCluster(
+  inputs: string[],
+  clusters: ClusterPrefix[] | undefined,
+  opts: PipelineOptions,
+  ingestOpts: IngestOptions,
+  deps: AnalyzeInputsDeps = {},
+): Promise<FindingsDocument> {
+  return held((spool) => spoolByCluster(inputs, clusters, opts, ingestOpts, deps, spool));
+}
+
+async function held(run: (spool: RecreationSpool) => Promise<SpooledFindings>): Promise<FindingsDocument> {
+  const spool = new RecreationSpool();
+  try {
+    const doc = await run(spool);
+    return { ...doc, recreations: spool.toArray() };
+  } finally {
+    spool.close();
+  }
+}
+
+/**
+ * The analysis of `inputs`, its recreations added to `spool` (which the caller closes) as
+ * they are classified, so none is held: `recreations` of the result is the spool, read
+ * back by deletion time.
+ */
+export async function spoolInputs(
+  inputs: string[],
+  opts: PipelineOptions,
+  ingestOpts: IngestOptions,
+  deps: AnalyzeInputsDeps,
+  spool: RecreationSpool,
+): Promise<SpooledFindings> {
   const stats = createIngestStats();
   const started = Date.now();
   const inputErrors: InputError[] = [];
@@ -196,12 +242,16 @@ export async function analyzeInputs(
   const dataEndsAt = dataEndOf(facts);
   const scoped = resolveRelativeSince(opts, dataEndsAt);
   bar?.phase(`analysing ${facts.size.toLocaleString('en-US')} facts…`);
-  const result = analyzeFacts(facts, scoped);
+  const first = spool.length;
+  const result = analyzeInto(facts, scoped, { add: (r) => spool.add(r), clear: () => spool.truncate(first) });
   const fights = findFights(facts, scoped);
-  const warnings = [...scopeWarnings(facts, scoped), ...operatorUserWarnings(facts, scoped, result)];
+  const warnings = [
+    ...scopeWarnings(facts, scoped),
+    ...operatorUserWarnings(facts, scoped, { recreations: spool.added(first), loops: result.loops }),
+  ];
   bar?.done();
   return {
-    recreations: result.recreations,
+    recreations: spool,
     loops: result.loops,
     fights,
     summary: {
@@ -211,7 +261,7 @@ export async function analyzeInputs(
       inputsFailedToOpen: opened.failed,
       ...stats,
       facts: facts.size,
-      recreations: result.recreations.length,
+      recreations: result.recreations,
       loops: result.loops.length,
       fights: fights.length,
       dataEndsAt: dataEndsAt ?? null,
@@ -260,30 +310,32 @@ export function resolveRelativeSince(opts: PipelineOptions, dataEndsAt: string |
  * Inputs no configured prefix claims form one more group. The summary keeps each
  * cluster's own counts, and adds up what the command line reports.
  */
-export async function analyzeByCluster(
+export async function spoolByCluster(
   inputs: string[],
   clusters: ClusterPrefix[] | undefined,
   opts: PipelineOptions,
   ingestOpts: IngestOptions,
-  deps: AnalyzeInputsDeps = {},
-): Promise<FindingsDocument> {
+  deps: AnalyzeInputsDeps,
+  spool: RecreationSpool,
+): Promise<SpooledFindings> {
   const groups = new Map<string, string[]>();
   for (const input of inputs) {
     const name = clusterForInput(input, clusters) ?? '';
     groups.set(name, [...(groups.get(name) ?? []), input]);
   }
-  if (groups.size <= 1 && !clusters?.length) return analyzeInputs(inputs, opts, ingestOpts, deps);
+  if (groups.size <= 1 && !clusters?.length) return spoolInputs(inputs, opts, ingestOpts, deps, spool);
   const started = Date.now();
-  const docs: Array<[string, FindingsDocument]> = [];
-  for (const [name, group] of groups) docs.push([name, await analyzeInputs(group, opts, ingestOpts, deps)]);
+  const docs: Array<[string, SpooledFindings]> = [];
+  for (const [name, group] of groups)
+    docs.push([name, await spoolInputs(group, opts, ingestOpts, deps, spool)]);
   const byTime = (a: string, b: string) => compareTimes(a, b);
   const all = createIngestStats();
   for (const [, d] of docs) mergeIngestStats(all, d.summary as unknown as IngestStats);
   const ends = docs.map(([, d]) => d.summary.dataEndsAt).filter((t): t is string => typeof t === 'string');
   return {
-    recreations: docs
-      .flatMap(([, d]) => d.recreations)
-      .sort((a, b) => byTime(a.deletedPod.deletedAt, b.deletedPod.deletedAt)),
+    // One spool for every cluster, added to cluster by cluster: read back by deletion time,
+    // ties keep that order, as a stable sort of the clusters' lists one after the other.
+    recreations: spool,
     loops: docs.flatMap(([, d]) => d.loops).sort((a, b) => byTime(a.firstAt, b.firstAt)),
     fights: docs.flatMap(([, d]) => d.fights ?? []).sort((a, b) => byTime(a.firstAt, b.firstAt)),
     summary: {
@@ -292,7 +344,7 @@ export async function analyzeByCluster(
       inputsOpened: docs.reduce((n, [, d]) => n + Number(d.summary.inputsOpened ?? 0), 0),
       inputsFailedToOpen: docs.reduce((n, [, d]) => n + Number(d.summary.inputsFailedToOpen ?? 0), 0),
       ...all,
-      recreations: docs.reduce((n, [, d]) => n + d.recreations.length, 0),
+      recreations: docs.reduce((n, [, d]) => n + Number(d.summary.recreations ?? 0), 0),
       loops: docs.reduce((n, [, d]) => n + d.loops.length, 0),
       fights: docs.reduce((n, [, d]) => n + (d.fights?.length ?? 0), 0),
       dataEndsAt: ends.sort(byTime).pop() ?? null,

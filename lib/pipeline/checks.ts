@@ -2,13 +2,13 @@
 // changes every finding is said out loud: an operator user that never creates a broker
 // pod, a --namespace or --cluster that matches nothing. Each returns warning lines for
 // `summary.warnings` (the CLI prints them on stderr, the reports show them).
-import { analyzeFacts, type AnalysisResult } from '../analyze';
+import { analyzeInto } from '../analyze';
 import type { AnalysisOptions } from '../analyze/options';
 import { partitionFacts } from '../analyze/partition';
 import { factTime } from '../analyze/timeline';
 import type { FactStore } from '../facts/store';
 import { brokerOfPodName } from '../koperator/naming';
-import type { Recreation } from '../model/findings';
+import type { Loop, Recreation } from '../model/findings';
 
 /** The newest time any fact carries: the end of the logs, which "active" loops are relative to. */
 export function dataEndOf(store: FactStore): string | null {
@@ -95,7 +95,7 @@ function recreationKey(r: Recreation): string {
 export function operatorUserWarnings(
   store: FactStore,
   opts: AnalysisOptions,
-  result: AnalysisResult,
+  result: { recreations: Iterable<Recreation>; loops: readonly Loop[] },
 ): string[] {
   const configured = opts.operatorUsers ?? [];
   if (configured.length === 0) return [];
@@ -108,15 +108,24 @@ export function operatorUserWarnings(
     return store.size > 0 ? [`operator user ${who} never wrote to a pod in these logs`] : [];
   }
   if (learned.some((u) => configured.includes(u))) return [];
-  const alt = analyzeFacts(store, { ...opts, operatorUsers: undefined });
-  const before = new Map(result.recreations.map((r) => [recreationKey(r), r.classification]));
+  const before = new Map<string, string>();
+  for (const r of result.recreations) before.set(recreationKey(r), r.classification);
   let changed = 0;
-  for (const r of alt.recreations) if (before.get(recreationKey(r)) !== r.classification) changed++;
+  const alt = analyzeInto(
+    store,
+    { ...opts, operatorUsers: undefined },
+    {
+      add: (r) => {
+        if (before.get(recreationKey(r)) !== r.classification) changed++;
+      },
+      clear: () => (changed = 0),
+    },
+  );
   const seen = learned.join(', ');
   return [
     `operator user ${who} never created a broker pod in these logs, while ${seen} did: ` +
       `with ${learned.length === 1 ? 'that user' : 'those users'} as the operator, ${changed} of ` +
-      `${alt.recreations.length} recreation(s) change class and ${alt.loops.length} loop(s) are found ` +
+      `${alt.recreations} recreation(s) change class and ${alt.loops.length} loop(s) are found ` +
       `(${result.loops.length} now). Set --operator-user ${learned[0]} (or operatorUsers in the config file), ` +
       `or leave it unset to learn it from the logs.`,
   ];

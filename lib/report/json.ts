@@ -21,7 +21,7 @@ export function renderJson(doc: FindingsDocument): string {
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }
 
-function orderRecreation(r: Recreation): Recreation {
+export function orderRecreation(r: Recreation): Recreation {
   return {
     namespace: r.namespace,
     kafkaCluster: r.kafkaCluster,
