@@ -28,7 +28,7 @@ export function formatTable(r: BenchResult): string {
   if (r.scale.length > 0) lines.push('', 'analysis scale (analyzeFacts alone, synthetic fleet):');
   for (const s of r.scale) {
     lines.push(
-      `  ${pad(`${s.incarnations} incarnations, ${s.facts} facts`, 52)} build ${s.buildSeconds.toFixed(1)} s, analyze ${s.analyzeSeconds.toFixed(1)} s, peak RSS ${s.peakRssMB?.toFixed(0) ?? 'n/a'} MB, heap after facts ${s.heapAfterFactsMB.toFixed(0)} MB, heap peak ${s.heapPeakMB.toFixed(0)} MB, ${s.recreations} recreations, ${s.loops} loops${s.error ? ` ERROR ${s.error}` : ''}`,
+      `  ${pad(`${s.incarnations} incarnations, ${s.facts} facts (${s.mode}, heap ${s.heapMB} MB)`, 52)} build ${s.buildSeconds.toFixed(1)} s, analyze ${s.analyzeSeconds.toFixed(1)} s, peak RSS ${s.peakRssMB?.toFixed(0) ?? 'n/a'} MB, heap after facts ${s.heapAfterFactsMB.toFixed(0)} MB, heap peak ${s.heapPeakMB.toFixed(0)} MB, ${s.recreations} recreations, ${s.loops} loops${s.error ? ` ERROR ${s.error}` : ''}`,
     );
   }
   lines.push('', 'targets (issue 15):');

@@ -20,7 +20,7 @@ describe('bench harness (smoke)', () => {
       seed: 7,
       peers: false,
       zcat: false,
-      scale: [400],
+      scale: [{ incarnations: 400 }],
       resultsDir: dir,
       log: () => {},
     });

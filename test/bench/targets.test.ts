@@ -1,6 +1,6 @@
 import { judgeTargets, TARGETS, type TargetVerdict } from '../../bench/lib/targets';
 import type { FileResult } from '../../bench/run';
-import type { ScaleRun } from '../../bench/lib/scale-run';
+import { parseScaleSpecs, type ScaleRun } from '../../bench/lib/scale-run';
 import type { Measurement } from '../../bench/lib/tools';
 
 const MB = 2 ** 20;
@@ -39,6 +39,8 @@ function file(format: string, megabytes: number, ms: Measurement[]): FileResult 
 function fleet(incarnations: number, peakRssMB: number | null, error?: string): ScaleRun {
   return {
     incarnations,
+    mode: 'spool',
+    heapMB: 600,
     facts: incarnations * 7,
     buildSeconds: 10,
     analyzeSeconds: 120,
@@ -112,5 +114,29 @@ describe('judgeTargets', () => {
   ])('the 1 M fleet: $what', ({ runs, met }) => {
     const v = verdict(judgeTargets([], runs), '1,000,000 incarnations');
     expect(v.met).toBe(met);
+  });
+});
+
+describe('parseScaleSpecs', () => {
+  it.each([
+    { text: '100000,300000', want: [{ incarnations: 100000 }, { incarnations: 300000 }] },
+    { text: '1000000:spool:600', want: [{ incarnations: 1000000, mode: 'spool', heapMB: 600 }] },
+    { text: '400:hold', want: [{ incarnations: 400, mode: 'hold' }] },
+    { text: '0', want: [] },
+  ])('$text', ({ text, want }) => {
+    expect(parseScaleSpecs(text)).toEqual(want);
+  });
+
+  it.each(['x', '10:fast', '10:spool:lots', '-5'])('refuses %s', (text) => {
+    expect(() => parseScaleSpecs(text)).toThrow(/--scale/);
+  });
+});
+
+describe('judgeTargets: the fleet', () => {
+  it('judges the best completed 1 M run and says how it ran', () => {
+    const uncapped = { ...fleet(1_000_000, 2755), mode: 'stream', heapMB: 12000 };
+    const v = verdict(judgeTargets([], [uncapped, fleet(1_000_000, 1494)]), '1,000,000 incarnations');
+    expect(v.met).toBe(true);
+    expect(v.measured).toContain('spool, heap capped at 600 MB');
   });
 });
