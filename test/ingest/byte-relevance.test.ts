@@ -3,6 +3,7 @@
 // records kept, on the simulator's traffic and on hostile variants of it.
 import fc from 'fast-check';
 import { ByteVerdict, judgeAuditBytes } from '../../lib/ingest/byte-relevance';
+import { RELEVANCE_ROWS, RS } from './byte-relevance-table';
 import { irrelevantEvents, isRelevantAuditEvent } from '../../lib/ingest/filter';
 import { toAuditEvent } from '../../lib/ingest/formats/audit-event';
 import { isObject } from '../../lib/ingest/formats/json';
@@ -86,27 +87,7 @@ describe('relevance on the bytes', () => {
   });
 
   it('keeps every line a rule keeps and parses only what it must (table)', () => {
-    const RS = 'system:serviceaccount:kube-system:replicaset-controller';
-    const rows: Array<
-      [string, string, string | undefined, string | undefined, string | undefined, ByteVerdict]
-    > = [
-      ['get', 'pods', undefined, 'orders-1-abcde', undefined, ByteVerdict.Irrelevant],
-      ['watch', 'kafkaclusters', undefined, undefined, undefined, ByteVerdict.Irrelevant],
-      ['update', 'leases', undefined, 'node-1', undefined, ByteVerdict.Irrelevant],
-      ['update', 'kafkaclusters', 'status', 'orders', undefined, ByteVerdict.Irrelevant],
-      ['patch', 'kafkaclusters', undefined, 'orders', undefined, ByteVerdict.Parse],
-      ['update', 'configmaps', undefined, 'orders-config-3', undefined, ByteVerdict.Parse],
-      ['update', 'configmaps', undefined, 'argocd-cm', undefined, ByteVerdict.Irrelevant],
-      ['create', 'pods', undefined, undefined, RS, ByteVerdict.Parse],
-      ['delete', 'pods', undefined, 'web-7d9f8c6b5-x2x4z', RS, ByteVerdict.Irrelevant],
-      ['delete', 'pods', undefined, 'pg-main-2', 'system:serviceaccount:cnpg:cnpg', ByteVerdict.Parse],
-      ['patch', 'pods', 'status', 'web-7d9f8c6b5-x2x4z', undefined, ByteVerdict.Irrelevant],
-      ['patch', 'pods', 'status', 'orders-3-abcde', undefined, ByteVerdict.Parse],
-      ['patch', 'deployments', undefined, 'checkout', undefined, ByteVerdict.Parse],
-      ['update', 'deployments', 'status', 'checkout', undefined, ByteVerdict.Irrelevant],
-      ['update', 'deployments', 'scale', 'checkout', undefined, ByteVerdict.Parse],
-      ['create', 'tokenreviews', undefined, undefined, undefined, ByteVerdict.Irrelevant],
-    ];
+    const rows = RELEVANCE_ROWS;
     for (const [verb, resource, subresource, name, username, want] of rows) {
       // Outside namespace `kafka` and by another user: no `kafka` anywhere in the line.
       const line = JSON.stringify(
