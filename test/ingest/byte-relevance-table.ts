@@ -1,6 +1,29 @@
-// The byte decision's table, shared by the JSON-lines and the escaped (CloudWatch) tests:
-// [verb, resource, subresource, name, username, the verdict the rules want].
+// What the JSON-lines and the escaped (CloudWatch) tests of the byte decision share: its table
+// ([verb, resource, subresource, name, username, the verdict the rules want]) and the hostile
+// edits of a text (a character replaced, cut or inserted anywhere).
+import fc from 'fast-check';
 import { ByteVerdict } from '../../lib/ingest/byte-relevance';
+
+export type TextEdit =
+  | { kind: 'set'; at: number; code: number }
+  | { kind: 'cut'; at: number; len: number }
+  | { kind: 'insert'; at: number; text: string };
+
+/** Edits at any position; `inserts` are the texts an insert may put there. */
+export function textEdits(inserts: string[]): fc.Arbitrary<TextEdit>[] {
+  return [
+    fc.record({ kind: fc.constant('set' as const), at: fc.nat(), code: fc.integer({ min: 0, max: 255 }) }),
+    fc.record({ kind: fc.constant('cut' as const), at: fc.nat(), len: fc.integer({ min: 1, max: 40 }) }),
+    fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), text: fc.constantFrom(...inserts) }),
+  ];
+}
+
+export function applyTextEdit(text: string, e: TextEdit): string {
+  const at = e.at % (text.length + 1);
+  if (e.kind === 'set') return text.slice(0, at) + String.fromCharCode(e.code) + text.slice(at + 1);
+  if (e.kind === 'cut') return text.slice(0, at) + text.slice(at + e.len);
+  return text.slice(0, at) + e.text + text.slice(at);
+}
 
 export const RS = 'system:serviceaccount:kube-system:replicaset-controller';
 export const RELEVANCE_ROWS: Array<

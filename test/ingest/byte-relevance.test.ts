@@ -3,7 +3,7 @@
 // records kept, on the simulator's traffic and on hostile variants of it.
 import fc from 'fast-check';
 import { ByteVerdict, judgeAuditBytes } from '../../lib/ingest/byte-relevance';
-import { RELEVANCE_ROWS, RS } from './byte-relevance-table';
+import { applyTextEdit, RELEVANCE_ROWS, RS, textEdits } from './byte-relevance-table';
 import { irrelevantEvents, isRelevantAuditEvent } from '../../lib/ingest/filter';
 import { toAuditEvent } from '../../lib/ingest/formats/audit-event';
 import { isObject } from '../../lib/ingest/formats/json';
@@ -150,27 +150,21 @@ describe('relevance on the bytes', () => {
     const sample = lines.filter((_, i) => i % 7 === 0);
     const mutation = fc.oneof(
       // a byte replaced, deleted or inserted anywhere
-      fc.record({ kind: fc.constant('set' as const), at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }),
-      fc.record({ kind: fc.constant('cut' as const), at: fc.nat(), len: fc.integer({ min: 1, max: 40 }) }),
-      fc.record({
-        kind: fc.constant('insert' as const),
-        at: fc.nat(),
-        text: fc.constantFrom(
-          '"',
-          '\\',
-          '{',
-          '}',
-          '[',
-          ']',
-          ',',
-          ' ',
-          '"verb":"delete",',
-          '"objectRef":{"resource":"pods"},',
-          '"x":{"objectRef":{"resource":"leases"}},',
-          '\\u0061',
-          'é',
-        ),
-      }),
+      ...textEdits([
+        '"',
+        '\\',
+        '{',
+        '}',
+        '[',
+        ']',
+        ',',
+        ' ',
+        '"verb":"delete",',
+        '"objectRef":{"resource":"pods"},',
+        '"x":{"objectRef":{"resource":"leases"}},',
+        '\\u0061',
+        'é',
+      ]),
       // keys in another order
       fc.record({ kind: fc.constant('shuffle' as const), seed: fc.nat() }),
     );
@@ -180,13 +174,7 @@ describe('relevance on the bytes', () => {
         fc.array(mutation, { minLength: 1, maxLength: 3 }),
         (i, ms) => {
           let line = sample[i];
-          for (const m of ms) {
-            const at = m.kind === 'shuffle' ? 0 : m.at % (line.length + 1);
-            if (m.kind === 'set') line = line.slice(0, at) + String.fromCharCode(m.byte) + line.slice(at + 1);
-            else if (m.kind === 'cut') line = line.slice(0, at) + line.slice(at + m.len);
-            else if (m.kind === 'insert') line = line.slice(0, at) + m.text + line.slice(at);
-            else line = shuffled(line, m.seed);
-          }
+          for (const m of ms) line = m.kind === 'shuffle' ? shuffled(line, m.seed) : applyTextEdit(line, m);
           const v = verdict(line);
           const rule = parsed(line);
           // What the bytes reject, the parser rejects too, or cannot read as an event at all

@@ -5,7 +5,7 @@
 // traffic encoded as CloudWatch payloads and on hostile variants of it.
 import fc from 'fast-check';
 import { ByteVerdict, judgeAuditBytes, judgeEscapedAuditBytes } from '../../lib/ingest/byte-relevance';
-import { RELEVANCE_ROWS, RS } from './byte-relevance-table';
+import { applyTextEdit, RELEVANCE_ROWS, RS, textEdits } from './byte-relevance-table';
 import { irrelevantEvents, isRelevantAuditEvent, lacksRelevantWords } from '../../lib/ingest/filter';
 import { toAuditEvent } from '../../lib/ingest/formats/audit-event';
 import { scanCwlPayload } from '../../lib/ingest/formats/firehose-cwl';
@@ -213,34 +213,28 @@ describe('relevance on the escaped bytes of CloudWatch messages', () => {
     const sample = messages.filter((_, i) => i % 7 === 0);
     const mutation = fc.oneof(
       // a character replaced, deleted or inserted anywhere in the literal
-      fc.record({ kind: fc.constant('set' as const), at: fc.nat(), code: fc.integer({ min: 0, max: 255 }) }),
-      fc.record({ kind: fc.constant('cut' as const), at: fc.nat(), len: fc.integer({ min: 1, max: 40 }) }),
-      fc.record({
-        kind: fc.constant('insert' as const),
-        at: fc.nat(),
-        text: fc.constantFrom(
-          '"',
-          '\\',
-          '\\"',
-          '\\\\',
-          '\\\\\\"',
-          '\\/',
-          '\\n',
-          '\\u0022',
-          '\\u005c',
-          '\\u0061',
-          '\\u007b',
-          '{',
-          '}',
-          ',',
-          ' ',
-          ',\\"verb\\":\\"delete\\"',
-          ',\\"objectRef\\":{\\"resource\\":\\"pods\\"}',
-          ',\\"x\\":{\\"objectRef\\":{\\"resource\\":\\"leases\\"}}',
-          ',\\u0022objectRef\\u0022:{\\u0022resource\\u0022:\\u0022pods\\u0022}',
-          'é',
-        ),
-      }),
+      ...textEdits([
+        '"',
+        '\\',
+        '\\"',
+        '\\\\',
+        '\\\\\\"',
+        '\\/',
+        '\\n',
+        '\\u0022',
+        '\\u005c',
+        '\\u0061',
+        '\\u007b',
+        '{',
+        '}',
+        ',',
+        ' ',
+        ',\\"verb\\":\\"delete\\"',
+        ',\\"objectRef\\":{\\"resource\\":\\"pods\\"}',
+        ',\\"x\\":{\\"objectRef\\":{\\"resource\\":\\"leases\\"}}',
+        ',\\u0022objectRef\\u0022:{\\u0022resource\\u0022:\\u0022pods\\u0022}',
+        'é',
+      ]),
       // the event's keys in another order
       fc.record({ kind: fc.constant('shuffle' as const), seed: fc.nat() }),
       // the slashes escaped
@@ -255,12 +249,7 @@ describe('relevance on the escaped bytes of CloudWatch messages', () => {
           for (const m of ms) {
             if (m.kind === 'shuffle') c = shuffled(c, m.seed);
             else if (m.kind === 'slashes') c = c.replace(/\//g, '\\/');
-            else {
-              const at = m.at % (c.length + 1);
-              if (m.kind === 'set') c = c.slice(0, at) + String.fromCharCode(m.code) + c.slice(at + 1);
-              else if (m.kind === 'cut') c = c.slice(0, at) + c.slice(at + m.len);
-              else c = c.slice(0, at) + m.text + c.slice(at);
-            }
+            else c = applyTextEdit(c, m);
           }
           const v = verdict(c);
           const r = rule(c);
