@@ -46,3 +46,24 @@ export const RELEVANCE_ROWS: Array<
   ['update', 'deployments', 'scale', 'checkout', undefined, ByteVerdict.Parse],
   ['create', 'tokenreviews', undefined, undefined, undefined, ByteVerdict.Irrelevant],
 ];
+
+/** The line with its top-level keys in another order (seeded), when it parses. */
+export function shuffled(line: string, seed: number): string {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch {
+    return line;
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return line;
+  const keys = Object.keys(v);
+  let s = seed;
+  for (let i = keys.length - 1; i > 0; i--) {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    const j = s % (i + 1);
+    [keys[i], keys[j]] = [keys[j], keys[i]];
+  }
+  const out: Record<string, unknown> = {};
+  for (const k of keys) out[k] = (v as Record<string, unknown>)[k];
+  return JSON.stringify(out);
+}

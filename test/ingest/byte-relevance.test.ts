@@ -3,7 +3,7 @@
 // records kept, on the simulator's traffic and on hostile variants of it.
 import fc from 'fast-check';
 import { ByteVerdict, judgeAuditBytes } from '../../lib/ingest/byte-relevance';
-import { applyTextEdit, RELEVANCE_ROWS, RS, textEdits } from './byte-relevance-table';
+import { applyTextEdit, RELEVANCE_ROWS, RS, shuffled, textEdits } from './byte-relevance-table';
 import { irrelevantEvents, isRelevantAuditEvent } from '../../lib/ingest/filter';
 import { toAuditEvent } from '../../lib/ingest/formats/audit-event';
 import { isObject } from '../../lib/ingest/formats/json';
@@ -203,24 +203,3 @@ describe('relevance on the bytes', () => {
     expect(kept.stats.audit.irrelevant).toBe(all.stats.audit.read - kept.stats.audit.kept);
   });
 });
-
-/** The line with its top-level keys in another order (seeded), when it parses. */
-function shuffled(line: string, seed: number): string {
-  let v: unknown;
-  try {
-    v = JSON.parse(line);
-  } catch {
-    return line;
-  }
-  if (!isObject(v)) return line;
-  const keys = Object.keys(v);
-  let s = seed;
-  for (let i = keys.length - 1; i > 0; i--) {
-    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-    const j = s % (i + 1);
-    [keys[i], keys[j]] = [keys[j], keys[i]];
-  }
-  const out: Record<string, unknown> = {};
-  for (const k of keys) out[k] = (v as AuditEvent & Record<string, unknown>)[k];
-  return JSON.stringify(out);
-}
