@@ -97,8 +97,12 @@ export interface ReportCounts {
   loopBrokers: number;
   /** Runs listed under those rows: one per loop. */
   loopRuns: number;
-  /** Pieces of advice: one per distinct (classification, recommendation). */
+  /** Pieces of the loops' advice in "What to do": one per distinct recommendation. */
   advice: number;
+  /** Pieces of the fights' advice in "What to do": one per cause (advice.ts, fightCause). */
+  fightAdvice: number;
+  /** Fight rows in the fights section, shown or paged away. */
+  fightRows: number;
   /** Recreation rows on the current page of the list. */
   listedRows: number;
   /** The pager's text, e.g. `Page 1 of 25`. */
@@ -124,7 +128,9 @@ export async function countReport(page: Page): Promise<ReportCounts> {
       loopBands: document.querySelectorAll('svg.timeline .loop-band').length,
       loopBrokers: document.querySelectorAll('#loops details.broker-loops').length,
       loopRuns: document.querySelectorAll('#loops tr.run').length,
-      advice: document.querySelectorAll('#loops .advice').length,
+      advice: document.querySelectorAll('#what-to-do .advice[data-class]').length,
+      fightAdvice: document.querySelectorAll('#what-to-do .advice[data-kind]').length,
+      fightRows: document.querySelectorAll('#fights details.fight').length,
       listedRows: document.querySelectorAll('#rec-list details.rec').length,
       pageInfo: document.getElementById('page-info')?.textContent ?? '',
       marksByClass,

@@ -85,8 +85,8 @@ describe('HTML report at scale, in Chromium', () => {
       it('has one row per broker and each piece of advice once, and stays short', async () => {
         const counts = await countReport(report.page);
         expect([counts.loopBrokers, counts.loopRuns, counts.advice]).toEqual([5, 115, 1]);
-        const loopsText = (await report.page.textContent('#loops')) ?? '';
-        for (const a of advice) expect(loopsText.split(a)).toHaveLength(2);
+        const todo = (await report.page.textContent('#what-to-do')) ?? '';
+        for (const a of advice) expect(todo.split(a)).toHaveLength(2);
         // 61,000 px before loops were grouped; most of what is left is one page of 100 recreations.
         expect(await pageHeight(report.page)).toBeLessThan(7000);
       });
@@ -99,7 +99,7 @@ describe('HTML report at scale, in Chromium', () => {
         expect(
           await clippedElements(
             report.page,
-            '#loops .recommendation, #loops .advice, #loops summary > span, #loops td, #loops code',
+            '#what-to-do .recommendation, #what-to-do .advice, #loops summary > span, #loops td, #loops code',
           ),
         ).toEqual([]);
         await report.page.$$eval('details.broker-loops', (ds) =>

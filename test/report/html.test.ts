@@ -3,6 +3,7 @@ import { mkdirSync } from 'fs';
 import { join } from 'path';
 import type { Browser } from 'playwright-core';
 import { renderReport } from '../../lib/report';
+import { fightCause } from '../../lib/report/html/advice';
 import {
   clickMark,
   countReport,
@@ -79,9 +80,16 @@ describe('HTML report in Chromium', () => {
         els.map((e) => e.getAttribute('data-kind')),
       );
       expect(bands.sort()).toEqual(fights.map((f) => f.kind).sort());
-      expect(await report.page.$$eval('table.fights tbody tr', (els) => els.length)).toBe(fights.length);
-      const table = await report.page.textContent('table.fights');
-      for (const f of fights) expect(table).toContain(f.recommendation);
+      const counts = await countReport(report.page);
+      expect(counts.fightRows).toBe(fights.length);
+      expect(counts.fightAdvice).toBe(new Set(fights.map(fightCause)).size);
+      // Each fight's own advice in its row, and each cause's once in "What to do", first on the page.
+      const rows = await report.page.$$eval('#fights details.fight .recommendation', (ps) =>
+        ps.map((p) => p.textContent),
+      );
+      expect(rows.sort()).toEqual(fights.map((f) => f.recommendation).sort());
+      const todo = (await report.page.textContent('#what-to-do')) ?? '';
+      for (const f of fights) expect(todo).toContain(f.recommendation);
       // A fight's row label never filters the recreations by a broker.
       expect(await report.page.$$eval('.row-label[data-fight]', (els) => els.length)).toBe(fights.length);
     });
@@ -94,8 +102,9 @@ describe('HTML report in Chromium', () => {
       expect(header).toContain('logs/operator.log.gz');
       // The fixture's summary is not lib/ingest's shape: its keys are still listed, collapsed.
       expect(await report.page.textContent('#summary')).toContain('skipped[0].reason');
+      const todo = (await report.page.textContent('#what-to-do')) ?? '';
+      for (const l of doc.loops) expect(todo.split(l.recommendation)).toHaveLength(2);
       const loops = (await report.page.textContent('#loops')) ?? '';
-      for (const l of doc.loops) expect(loops.split(l.recommendation)).toHaveLength(2);
       expect(loops).toContain('at the end of the logs, 2026-11-02 11:24:04 UTC');
       expect(loops).toContain('ended');
       await report.page.click('details.broker-loops[data-broker*="pipeline-kafka"] > summary');
@@ -185,6 +194,11 @@ describe('HTML report in Chromium', () => {
     doc.recreations[0].kafkaCluster = svgTag;
     doc.recreations[1].classification = INJECTION as never;
     doc.summary[INJECTION] = SCRIPT_BREAKOUT;
+    const fight = (doc.fights ?? [])[0];
+    fight.recommendation = SCRIPT_BREAKOUT;
+    fight.target.name = svgTag;
+    fight.writers.push(INJECTION);
+    fight.fields.push(`x" onmouseover="alert(7)`);
     const html = renderReport(doc, 'html', {
       color: false,
       inputs: [INJECTION],
@@ -203,10 +217,13 @@ describe('HTML report in Chromium', () => {
     it('renders them as text and runs no script of theirs', async () => {
       await report.page.hover(`circle.mark[data-idx="0"]`);
       const { elements: _, links, ...dom } = await domCensus(report.page);
-      // Two SVGs are the page's own: the timeline and the loop key in the legend.
-      expect(dom).toEqual({ imgs: 0, scripts: 2, svgs: 2, inlineHandlers: 0 });
-      // The only links are the page's own, from a broker's row to its advice.
-      expect(links.length).toBe(doc.loops.length);
+      // Three SVGs are the page's own: the time axis, the timeline and the loop key in the legend.
+      expect(dom).toEqual({ imgs: 0, scripts: 2, svgs: 3, inlineHandlers: 0 });
+      // The only links are the page's own, from a broker's or a fight's row to its advice.
+      expect(links.length).toBe(
+        new Set(doc.loops.map((l) => `${l.namespace}/${l.kafkaCluster}#${l.brokerId}`)).size +
+          (doc.fights ?? []).length,
+      );
       for (const l of links) expect(l).toMatch(/^#advice-\d+$/);
       expect(report.dialogs).toEqual([]);
       expect(report.pageErrors).toEqual([]);

@@ -265,5 +265,47 @@ export const CLIENT_SCRIPT = String.raw`
   }
 
   render();
+
+  // Fights: server-rendered rows, filtered and paged here by hiding the others.
+  var fightSection = document.getElementById('fights');
+  var fightRows = Array.prototype.slice.call(document.querySelectorAll('#fight-list details.fight'));
+  if (fightSection && fightRows.length) {
+    var FIGHT_PAGE = Number(fightSection.getAttribute('data-page-size')) || 20;
+    var fstate = { kind: '', q: '', page: 0 };
+    var kindSel = document.getElementById('fight-kind');
+    var fsearch = document.getElementById('fight-text');
+    var fprev = document.getElementById('fight-prev');
+    var fnext = document.getElementById('fight-next');
+    var finfo = document.getElementById('fight-page-info');
+    var fcount = document.getElementById('fight-count');
+    var fshown = fightRows;
+    var frender = function () {
+      var q = fstate.q.trim().toLowerCase();
+      fshown = fightRows.filter(function (d) {
+        if (fstate.kind && d.getAttribute('data-kind') !== fstate.kind) return false;
+        return !q || d.getAttribute('data-text').indexOf(q) >= 0;
+      });
+      var pages = Math.max(1, Math.ceil(fshown.length / FIGHT_PAGE));
+      if (fstate.page >= pages) fstate.page = pages - 1;
+      var from = fstate.page * FIGHT_PAGE;
+      fightRows.forEach(function (d) { d.hidden = true; });
+      fshown.slice(from, from + FIGHT_PAGE).forEach(function (d) { d.hidden = false; });
+      finfo.textContent = 'Page ' + (fstate.page + 1) + ' of ' + pages;
+      fcount.textContent = fshown.length === 0 ? '0 shown' :
+        (from + 1) + '–' + Math.min(from + FIGHT_PAGE, fshown.length) + ' of ' + fshown.length.toLocaleString('en-US') +
+        (fshown.length === fightRows.length ? '' : ' (filtered from ' + fightRows.length.toLocaleString('en-US') + ')');
+      fprev.disabled = fstate.page === 0;
+      fnext.disabled = fstate.page >= pages - 1;
+    };
+    fprev.addEventListener('click', function () { if (fstate.page > 0) { fstate.page--; frender(); } });
+    fnext.addEventListener('click', function () { fstate.page++; frender(); });
+    kindSel.addEventListener('change', function () { fstate.kind = kindSel.value; fstate.page = 0; frender(); });
+    var ftimer = 0;
+    fsearch.addEventListener('input', function () {
+      clearTimeout(ftimer);
+      ftimer = setTimeout(function () { fstate.q = fsearch.value; fstate.page = 0; frender(); }, 150);
+    });
+    frender();
+  }
 })();
 `;

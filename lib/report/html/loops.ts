@@ -1,6 +1,6 @@
-// The loops section: what to do first, each distinct piece of advice once (with the brokers
-// and loops it applies to), then one row per broker whose runs open on demand. A broker
-// that looped 23 times in a day is one row, not 23 rows each repeating the same advice.
+// The loops section: one row per broker whose runs open on demand, each referring to its
+// advice in "What to do" (advice.ts) by number. A broker that looped 23 times in a day is
+// one row, not 23 rows each repeating the same advice.
 import type { FindingsDocument, Loop } from '../../model/findings';
 import {
   brokerKey,
@@ -16,10 +16,7 @@ import {
 } from '../format';
 import { escapeBreakable, escapeHtml as h } from './escape';
 
-/** Brokers named in one piece of advice before "and N more". */
-const MAX_BROKERS_NAMED = 12;
-
-interface Advice {
+export interface Advice {
   n: number;
   classes: string[];
   recommendation: string;
@@ -127,15 +124,6 @@ function codeList(items: readonly string[]): string {
     : '<span class="muted">—</span>';
 }
 
-function adviceBlock(a: Advice): string {
-  const named = a.brokers.slice(0, MAX_BROKERS_NAMED).map(h).join(', ');
-  const more = a.brokers.length - MAX_BROKERS_NAMED;
-  return `<div class="advice" id="advice-${a.n}" data-class="${h(a.classes[0])}">
-<div class="advice-head"><span class="advice-n">${a.n}</span>${a.classes.map(classChip).join('')}<span class="muted">for ${h(plural(a.brokers.length, 'broker'))}, ${h(plural(a.loops, 'loop'))}: ${named}${more > 0 ? `, and ${formatCount(more)} more` : ''}</span></div>
-<p class="recommendation">${h(a.recommendation)}</p>
-</div>`;
-}
-
 /** The runs of one broker; class, fields and mutators only when they differ between runs. */
 function runsTable(loops: readonly Loop[]): string {
   const sig = (l: Loop): string => JSON.stringify([l.classification, l.fields, l.mutators]);
@@ -179,7 +167,7 @@ function brokerRow(b: BrokerLoops, dataEnd: string | null): string {
 <span class="bl-count"><b>${h(plural(b.loops.length, 'loop'))}</b><small>${h(plural(total, 'recreation'))} · every ${h(periodRange(b.loops))}</small></span>
 <span class="bl-when">${whenCell(first, last)}</span>
 <span class="bl-state">${stateCell(b.loops, dataEnd)}</span>
-<span class="bl-advice" title="What to do: the advice above">advice ${adviceRefs}</span>
+<span class="bl-advice" title="What to do: the advice at the top">advice ${adviceRefs}</span>
 </summary>
 <div class="bl-body">
 <div class="bl-facts"><div><span class="muted">fields</span>${codeList(distinct(b.loops.flatMap((l) => l.fields)))}</div>
@@ -189,16 +177,16 @@ ${runsTable(b.loops)}
 </details>`;
 }
 
-export function loopsSection(doc: FindingsDocument): string {
+/** The loops by broker; their advice is in "What to do" (advice.ts), referred to by number. */
+export function loopsSection(doc: FindingsDocument, grouped = groupLoops(doc.loops)): string {
   const loops = doc.loops;
   if (loops.length === 0) {
     return `<section class="card" id="loops"><h2>Loops</h2><p class="muted">No broker was re-created in a loop.</p></section>`;
   }
-  const { brokers, advice } = groupLoops(loops);
+  const { brokers } = grouped;
   const dataEnd = dataEndOf(doc);
   return `<section class="card" id="loops">
 <h2>Loops (${formatCount(loops.length)} on ${h(plural(brokers.length, 'broker'))})</h2>
-${advice.length ? `<h3>What to do</h3>\n${advice.map(adviceBlock).join('\n')}` : ''}
 <h3>By broker <span class="muted">(open a broker for its runs)</span></h3>
 <div class="broker-list">
 ${brokers.map((b) => brokerRow(b, dataEnd)).join('\n')}

@@ -23,7 +23,7 @@ font-size:14px;line-height:1.45;color:var(--ink);background:var(--bg)}
 --soft:#232730;--bad:#f87171;--bad-bg:#3a1d1d;--good:#4ade80;--good-bg:#173022;--na-bg:#2a2e37}}
 *{box-sizing:border-box}
 body{margin:0;padding:20px 24px 48px}
-main{max-width:1240px;margin:0 auto}
+main{max-width:1880px;margin:0 auto}
 code,pre,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace;font-size:12.5px}
 h1{font-size:22px;margin:0;font-weight:650;letter-spacing:-.01em}
 h2{font-size:16px;margin:0 0 10px;font-weight:650}
@@ -45,7 +45,11 @@ button.chip:hover,button.chip[aria-pressed="true"]{border-color:var(--c,var(--ac
 .chip.zero{opacity:.45}
 .dot{width:10px;height:10px;border-radius:50%;background:var(--c,#6b7280);flex:none}
 .chip .n{color:var(--muted)}
-.timeline{width:100%;height:auto;display:block}
+.tl{max-width:1500px}
+.timeline,.timeline-more,.timeline-axis{width:100%;height:auto;display:block}
+.tl-axis{position:sticky;top:0;z-index:2;background:var(--card)}
+.axis-bg{fill:var(--card)}
+details.more-fights>summary{cursor:pointer;color:var(--muted);padding:6px 10px;font-size:12.5px}
 .row-bg{fill:transparent}.row-bg.odd{fill:var(--soft)}
 .row-label{font-size:12.5px;fill:var(--ink);cursor:pointer}
 .row-label:hover{fill:var(--accent);text-decoration:underline}
@@ -115,8 +119,28 @@ details.counts>summary{cursor:pointer;list-style:none;display:flex;gap:10px;alig
 details.counts>summary h2{display:inline;margin:0}
 details.counts[open]>summary{margin-bottom:10px}
 .scroll{overflow-x:auto}
-table.fights{table-layout:fixed;min-width:980px}
-table.fights code{overflow-wrap:anywhere}
+#what-to-do h2 .muted{font-weight:400;font-size:12.5px}
+details.more-advice>summary{cursor:pointer;color:var(--muted);padding:4px 0}
+.chip.kind{border-color:var(--k,#7c3aed)}
+[data-kind="recreate-loop"]{--k:#7c3aed}[data-kind="field-fight"]{--k:#0e7490}[data-kind="hot-loop"]{--k:#b45309}
+.advice[data-kind]{border-left-color:var(--k)}
+.fight-head,details.fight>summary{display:grid;grid-template-columns:120px minmax(160px,1.2fr) minmax(160px,1fr) 90px 170px 64px 76px;gap:4px 12px}
+.fight-head{padding:6px 10px 6px 26px;font-size:11.5px;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);font-weight:600;border-bottom:1px solid var(--line)}
+@media (max-width:900px){.fight-head{display:none}details.fight>summary{display:flex;flex-wrap:wrap}}
+details.fight{border-bottom:1px solid var(--line)}
+details.fight>summary{align-items:start;padding:8px 10px 8px 26px;cursor:pointer;list-style:none;position:relative}
+details.fight>summary::-webkit-details-marker{display:none}
+details.fight>summary::before{content:"▸";position:absolute;left:8px;top:9px;color:var(--muted)}
+details.fight[open]>summary::before{content:"▾"}
+details.fight>summary:hover,details.fight[open]>summary{background:var(--soft)}
+details.fight>summary>span{min-width:0}
+details.fight code{display:block;overflow-wrap:anywhere}
+.f-count small,.f-when small{display:block;color:var(--muted);font-size:12px}
+.f-when{font-variant-numeric:tabular-nums}
+.f-advice{color:var(--muted);font-size:12.5px;white-space:nowrap;text-align:right}
+.f-body{padding:6px 12px 12px 26px}
+.f-fields{display:flex;flex-wrap:wrap;gap:4px 12px;min-width:0}
+.f-fields>.muted{flex:none}
 .badge{display:inline-block;border-radius:5px;padding:1px 7px;font-size:12px;font-weight:600;white-space:nowrap}
 .badge.active{background:var(--bad-bg);color:var(--bad)}
 .badge.ended{background:var(--na-bg);color:var(--muted)}
@@ -126,10 +150,10 @@ table.fights code{overflow-wrap:anywhere}
 .pager{display:flex;gap:6px;align-items:center;margin-left:auto;color:var(--muted)}
 .pager button{font:inherit;padding:3px 10px;border:1px solid var(--line);border-radius:6px;background:var(--card);color:var(--ink);cursor:pointer}
 .pager button:disabled{opacity:.4;cursor:default}
-.rec-head{display:grid;grid-template-columns:150px 180px minmax(0,1fr) 200px 110px;gap:10px;padding:6px 10px;
+.rec-head{display:grid;grid-template-columns:150px minmax(180px,.45fr) minmax(0,1fr) 200px 110px;gap:10px;padding:6px 10px;
 font-size:11.5px;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);font-weight:600;border-bottom:1px solid var(--line)}
 details.rec{border-bottom:1px solid var(--line)}
-details.rec>summary{display:grid;grid-template-columns:150px 180px minmax(0,1fr) 200px 110px;gap:10px;padding:7px 10px;
+details.rec>summary{display:grid;grid-template-columns:150px minmax(180px,.45fr) minmax(0,1fr) 200px 110px;gap:10px;padding:7px 10px;
 cursor:pointer;list-style:none;align-items:center}
 details.rec>summary::-webkit-details-marker{display:none}
 details.rec>summary:hover{background:var(--soft)}

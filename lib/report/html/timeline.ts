@@ -31,7 +31,10 @@ export const TIMELINE = {
   rowHeight: 32,
   /** Rows with a loop are taller: the loop's label gets its own line above the marks. */
   loopRowHeight: 48,
-  axisHeight: 44,
+  /** The axis drawing above the rows: dates, then times, then the axis line. */
+  axisHeight: 40,
+  /** Room under the last row. */
+  bottomPad: 8,
   markRadius: 5.5,
   /** Recreations of one class closer than this (about two screen pixels) share one mark. */
   binWidth: 2,
@@ -88,31 +91,127 @@ export function timeDomain(doc: FindingsDocument): { start: number; end: number 
 }
 
 export interface RenderedTimeline {
+  /**
+   * The drawing: a sticky time axis on top (none when the findings hold no time), the
+   * brokers' and the first fights' rows, and the other fights' rows in a closed group.
+   */
   svg: string;
   /** Members of each binned mark, by its data-bin. */
   bins: number[][];
 }
 
-export function renderTimeline(doc: FindingsDocument): RenderedTimeline {
+/** Fight rows drawn open; beyond them the fights' rows fold into one expandable group. */
+export const OPEN_FIGHT_ROWS = 10;
+
+/** The x scale shared by the axis and every plot, so their ticks and grid lines meet. */
+interface Scale {
+  x(ms: number): number;
+  start: number;
+  end: number;
+  plotLeft: number;
+  plotRight: number;
+  ticks: number[];
+  step: number;
+}
+
+function scaleFor(doc: FindingsDocument): Scale | null {
+  if (!timeSpan(doc)) return null;
   const T = TIMELINE;
-  const brokers = brokerRows(doc);
-  const fights = fightRows(
-    doc,
-    brokers.length ? brokers[brokers.length - 1].y + brokers[brokers.length - 1].height : T.top,
-  );
-  const rows: Row[] = [...brokers, ...fights];
+  const { start, end } = timeDomain(doc);
   const plotLeft = T.labelWidth;
   const plotRight = T.width - T.rightPad;
-  const plotBottom = rows.length ? rows[rows.length - 1].y + rows[rows.length - 1].height : T.top;
-  const height = plotBottom + T.axisHeight;
-  const { start, end } = timeDomain(doc);
-  const x = (ms: number): number => plotLeft + ((ms - start) / (end - start)) * (plotRight - plotLeft);
+  const { step, ticks } = niceTicks(start, end, 8);
+  return {
+    x: (ms) => plotLeft + ((ms - start) / (end - start)) * (plotRight - plotLeft),
+    start,
+    end,
+    plotLeft,
+    plotRight,
+    ticks,
+    step,
+  };
+}
+
+/** The time axis in a drawing of its own, so it can stay on screen above a tall timeline. */
+function axisSvg(s: Scale): string {
+  const T = TIMELINE;
+  const h = T.axisHeight;
+  const parts = [
+    `<svg class="timeline-axis" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${T.width} ${h}" aria-hidden="true">`,
+    `<rect class="axis-bg" x="0" y="0" width="${T.width}" height="${h}"/>`,
+    `<line class="axis-line" x1="${s.plotLeft}" y1="${h - 1}" x2="${s.plotRight}" y2="${h - 1}"/>`,
+    `<text class="axis-caption" x="${s.plotLeft - 10}" y="${h - 10}">UTC</text>`,
+  ];
+  let lastDay = '';
+  for (const t of s.ticks) {
+    const tx = num(s.x(t));
+    const iso = new Date(t).toISOString();
+    const day = iso.slice(0, 10);
+    const time = s.step < 60000 ? iso.slice(11, 19) : iso.slice(11, 16);
+    parts.push(
+      `<line class="grid" x1="${tx}" y1="${h - 5}" x2="${tx}" y2="${h}"/>`,
+      `<text class="tick" x="${tx}" y="${h - 10}">${time}</text>`,
+    );
+    // The date only where it changes, on the line above: most incidents fit in one day.
+    if (day !== lastDay) parts.push(`<text class="tick date" x="${tx}" y="${h - 25}">${day}</text>`);
+    lastDay = day;
+  }
+  parts.push('</svg>');
+  return parts.join('\n');
+}
+
+export function renderTimeline(doc: FindingsDocument): RenderedTimeline {
+  const scale = scaleFor(doc);
+  const brokers = brokerRows(doc);
+  const sortedFights = sortFights(doc.fights ?? []);
+  // A fight row per fight: the first ones beside the brokers, the rest folded (a 300 MB day
+  // held 81 fights: 4,400 px of rows pushed everything else out of sight).
+  const shown = sortedFights.length > OPEN_FIGHT_ROWS + 1 ? OPEN_FIGHT_ROWS : sortedFights.length;
+  const fightsOpen = fightRows(sortedFights.slice(0, shown), bottomOf(brokers));
+  const fightsFolded = fightRows(sortedFights.slice(shown), TIMELINE.top);
+  const bins: number[][] = [];
+  const main = plotSvg(doc, [...brokers, ...fightsOpen], fightsOpen, scale, bins, 'timeline');
+  const parts = [`<div class="tl">`];
+  if (scale) parts.push(`<div class="tl-axis">${axisSvg(scale)}</div>`);
+  parts.push(main);
+  if (fightsFolded.length) {
+    parts.push(
+      `<details class="more-fights"><summary>${formatCount(fightsFolded.length)} more fights ` +
+        `<span class="muted">(every fight is listed under Fights)</span></summary>`,
+      plotSvg(doc, fightsFolded, fightsFolded, scale, bins, 'timeline-more'),
+      `</details>`,
+    );
+  }
+  parts.push('</div>');
+  return { svg: parts.join('\n'), bins };
+}
+
+function bottomOf(rows: readonly Row[]): number {
+  return rows.length ? rows[rows.length - 1].y + rows[rows.length - 1].height : TIMELINE.top;
+}
+
+/** One drawing of rows: zebra rows and labels, grid, loop and fight bands, loop labels, marks. */
+function plotSvg(
+  doc: FindingsDocument,
+  rows: Row[],
+  fights: Array<Row & { fight: Fight }>,
+  scale: Scale | null,
+  bins: number[][],
+  cls: 'timeline' | 'timeline-more',
+): string {
+  const T = TIMELINE;
+  const plotBottom = bottomOf(rows);
+  // An empty drawing keeps room for its one line of text.
+  const height = rows.length ? plotBottom + T.bottomPad : T.top + 40;
+  const start = scale?.start ?? 0;
+  const x = scale ? scale.x : () => T.labelWidth;
+  const plotLeft = T.labelWidth;
   const rowOf = new Map(rows.map((r) => [r.key, r]));
 
   const parts: string[] = [];
   parts.push(
-    `<svg class="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${T.width} ${height}" ` +
-      `role="img" aria-label="Broker pod deletions over time, one row per broker">`,
+    `<svg class="${cls}" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${T.width} ${height}" ` +
+      `role="img" aria-label="${cls === 'timeline' ? 'Broker pod deletions over time, one row per broker' : 'More fights over time'}">`,
   );
 
   // Rows first (zebra background and label), so bands and marks paint over them.
@@ -126,28 +225,15 @@ export function renderTimeline(doc: FindingsDocument): RenderedTimeline {
   });
   parts.push('</g>');
 
-  // Grid and axis.
-  const { step, ticks } = niceTicks(start, end, 8);
-  parts.push('<g class="axis">');
-  parts.push(
-    `<line class="axis-line" x1="${plotLeft}" y1="${plotBottom}" x2="${plotRight}" y2="${plotBottom}"/>`,
-  );
-  let lastDay = '';
-  for (const t of ticks) {
-    const tx = num(x(t));
-    const iso = new Date(t).toISOString();
-    const day = iso.slice(0, 10);
-    const time = step < 60000 ? iso.slice(11, 19) : iso.slice(11, 16);
-    parts.push(
-      `<line class="grid" x1="${tx}" y1="${T.top}" x2="${tx}" y2="${plotBottom + 4}"/>`,
-      `<text class="tick" x="${tx}" y="${plotBottom + 18}">${time}</text>`,
-    );
-    // The date only where it changes, as a second line: most incidents fit in one day.
-    if (day !== lastDay) parts.push(`<text class="tick date" x="${tx}" y="${plotBottom + 33}">${day}</text>`);
-    lastDay = day;
+  // Grid lines under the rows; the ticks' text is in the axis drawing above.
+  if (scale && rows.length) {
+    parts.push('<g class="grid-lines">');
+    for (const t of scale.ticks) {
+      const tx = num(x(t));
+      parts.push(`<line class="grid" x1="${tx}" y1="${T.top}" x2="${tx}" y2="${plotBottom}"/>`);
+    }
+    parts.push('</g>');
   }
-  parts.push(`<text class="axis-caption" x="${plotLeft - 10}" y="${plotBottom + 18}">UTC</text>`);
-  parts.push('</g>');
 
   // Loop bands: one <rect class="loop-band"> per loop; labels laid out per row after.
   parts.push('<g class="bands">');
@@ -228,7 +314,6 @@ export function renderTimeline(doc: FindingsDocument): RenderedTimeline {
     list.push({ idx, x: t === null ? plotLeft : x(t), classification: r.classification, time: t });
     marksByRow.set(row.key, list);
   });
-  const bins: number[][] = [];
   parts.push('<g class="marks">');
   for (const row of rows) {
     for (const b of binMarks(marksByRow.get(row.key) ?? [], T.binWidth)) {
@@ -249,7 +334,7 @@ export function renderTimeline(doc: FindingsDocument): RenderedTimeline {
     parts.push(`<text class="empty" x="${T.width / 2}" y="${T.top + 24}">No broker pod deletions</text>`);
   }
   parts.push('</svg>');
-  return { svg: parts.join('\n'), bins };
+  return parts.join('\n');
 }
 
 /** `×25 · every 9s`, or for several loops `23 loops · ×575 · every 8.7s–9.2s · 1 active`. */
@@ -262,10 +347,10 @@ export function loopLabel(loops: readonly Loop[]): string {
   return `${formatCount(loops.length)} loops · ×${formatCount(total)}${every}${active ? ` · ${formatCount(active)} active` : ''}`;
 }
 
-/** One row per fight (fights.md), after the brokers': its band spans its first to last cycle. */
-function fightRows(doc: FindingsDocument, y0: number): Array<Row & { fight: Fight }> {
+/** One row per fight (fights.md), in the order given, from y0: its band spans its first to last cycle. */
+function fightRows(fights: readonly Fight[], y0: number): Array<Row & { fight: Fight }> {
   let y = y0;
-  return sortFights(doc.fights ?? []).map((fight) => {
+  return fights.map((fight) => {
     const height = TIMELINE.loopRowHeight;
     const row = {
       key: `fight:${fight.kind}:${fightLabel(fight)}`,
