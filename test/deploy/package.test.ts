@@ -74,14 +74,21 @@ describe('osls package (offline)', () => {
     const zips = readdirSync(outDir)
       .filter((f) => f.endsWith('.zip'))
       .sort();
-    expect(zips).toEqual(['analyze.zip', 'dispatchAnalysis.zip', 'ingest.zip', 'notifySlack.zip']);
+    expect(zips).toEqual([
+      'analyze.zip',
+      'dispatchAnalysis.zip',
+      'eksLogGroups.zip',
+      'ingest.zip',
+      'notifySlack.zip',
+    ]);
   });
 
-  it('declares the four functions on Node 24 with their own roles', () => {
+  it('declares the five functions on Node 24 with their own roles', () => {
     const fns = ofType('AWS::Lambda::Function');
     expect(fns.map(([id]) => id).sort()).toEqual([
       'AnalyzeLambdaFunction',
       'DispatchAnalysisLambdaFunction',
+      'EksLogGroupsLambdaFunction',
       'IngestLambdaFunction',
       'NotifySlackLambdaFunction',
     ]);
@@ -91,11 +98,13 @@ describe('osls package (offline)', () => {
     expect(text(res('AnalyzeLambdaFunction').Properties.Role)).toContain('AnalyzeRole');
     expect(text(res('NotifySlackLambdaFunction').Properties.Role)).toContain('NotifyRole');
     expect(text(res('DispatchAnalysisLambdaFunction').Properties.Role)).toContain('DispatchRole');
+    expect(text(res('EksLogGroupsLambdaFunction').Properties.Role)).toContain('EksLogGroupsRole');
+    // With no eksClusters, the custom resource function's role is the only EKS one.
     expect(
       ofType('AWS::IAM::Role')
         .map(([id]) => id)
         .sort(),
-    ).toEqual(['AnalyzeRole', 'DispatchRole', 'IngestRole', 'NotifyRole']);
+    ).toEqual(['AnalyzeRole', 'DispatchRole', 'EksLogGroupsRole', 'IngestRole', 'NotifyRole']);
   });
 
   it('bundles for the runtime it deploys to (esbuild target node24)', () => {
@@ -110,9 +119,11 @@ describe('osls package (offline)', () => {
     )![1].Properties;
     const max = (esm.ScalingConfig as { MaximumConcurrency: number }).MaximumConcurrency;
     expect(max).toBe(10);
-    const reserved = res('IngestLambdaFunction').Properties.ReservedConcurrentExecutions as number;
-    expect(reserved).toBe(12);
-    expect(reserved).toBeGreaterThanOrEqual(max);
+    // Reserved only with reservedConcurrency=true (infra/concurrency.yml), then at least the maximum.
+    const reserved = res('IngestLambdaFunction').Properties.ReservedConcurrentExecutions;
+    expect(reserved).toEqual({ 'Fn::If': ['ReserveConcurrency', 12, { Ref: 'AWS::NoValue' }] });
+    expect(12).toBeGreaterThanOrEqual(max);
+    expect(template.Conditions.ReserveConcurrency).toEqual({ 'Fn::Equals': ['false', 'true'] });
   });
 
   it('keeps a Slack post that fails after retries: on-failure destination queue, its alarm, and the right to send there', () => {
@@ -195,7 +206,9 @@ describe('osls package (offline)', () => {
     const rules = ofType('AWS::Events::Rule');
     expect(rules).toHaveLength(1);
     expect(text(rules[0]![1].Properties.Targets)).toContain('DispatchAnalysisLambdaFunction');
-    expect(res('DispatchAnalysisLambdaFunction').Properties.ReservedConcurrentExecutions).toBe(1);
+    expect(res('DispatchAnalysisLambdaFunction').Properties.ReservedConcurrentExecutions).toEqual({
+      'Fn::If': ['ReserveConcurrency', 1, { Ref: 'AWS::NoValue' }],
+    });
     const dispatchEnv = (res('DispatchAnalysisLambdaFunction').Properties.Environment as { Variables: Json })
       .Variables;
     expect(dispatchEnv.ANALYSIS_QUEUE_URL).toEqual({ Ref: 'AnalysisQueue' });
@@ -204,7 +217,8 @@ describe('osls package (offline)', () => {
     expect(q).toMatchObject({ FifoQueue: true, SqsManagedSseEnabled: true });
     expect(q.RedrivePolicy).toEqual({
       deadLetterTargetArn: { 'Fn::GetAtt': ['AnalysisDeadLetterQueue', 'Arn'] },
-      maxReceiveCount: 2,
+      // Three receives without reservations, so that a throttle is retried (throttled-analysis.test.ts).
+      maxReceiveCount: { 'Fn::If': ['ReserveConcurrency', 2, 3] },
     });
     expect(res('AnalysisDeadLetterQueue').Properties).toMatchObject({ FifoQueue: true });
     expect(q.VisibilityTimeout).toBeGreaterThanOrEqual(
@@ -219,8 +233,10 @@ describe('osls package (offline)', () => {
       ScalingConfig: { MaximumConcurrency: 10 },
     });
     expect(text(esm.FunctionName)).toContain('AnalyzeLambdaFunction');
-    // Reserved concurrency at least the mapping's maximum, or Lambda throttles the messages.
-    expect(res('AnalyzeLambdaFunction').Properties.ReservedConcurrentExecutions).toBe(10);
+    // Reserved (when opted in) equal to the mapping's maximum, or Lambda throttles the messages.
+    expect(res('AnalyzeLambdaFunction').Properties.ReservedConcurrentExecutions).toEqual({
+      'Fn::If': ['ReserveConcurrency', 10, { Ref: 'AWS::NoValue' }],
+    });
     const alarm = res('AnalysisDeadLetterAlarm').Properties;
     expect(alarm).toMatchObject({
       Namespace: 'AWS/SQS',
@@ -311,7 +327,7 @@ describe('osls package (offline)', () => {
 
   it('keeps function logs for the configured retention', () => {
     const groups = ofType('AWS::Logs::LogGroup');
-    expect(groups).toHaveLength(4);
+    expect(groups).toHaveLength(5);
     for (const [, g] of groups) expect(g.Properties.RetentionInDays).toBe(30);
   });
 
@@ -492,5 +508,26 @@ describe('osls package (offline)', () => {
       ComparisonOperator: 'GreaterThanThreshold',
     });
     expect(text(dlq.Dimensions)).toContain('IngestDeadLetterQueue');
+  });
+
+  it('sends every alarm to the stack’s own alarm topic unless alarmTopicArn names one', () => {
+    const alarms = ofType('AWS::CloudWatch::Alarm');
+    expect(alarms.map(([id]) => id)).toEqual(
+      expect.arrayContaining(['IngestErrorsAlarm', 'DispatchErrorsAlarm', 'ThrottlesAlarm']),
+    );
+    for (const [, a] of alarms)
+      expect(a.Properties.AlarmActions).toEqual({
+        'Fn::If': ['HasAlarmTopic', [''], [{ Ref: 'AlarmTopic' }]],
+      });
+    expect(res('AlarmTopic').Condition).toBe('CreateAlarmTopic');
+    expect(template.Outputs.AlarmTopicArn).toMatchObject({
+      Value: { 'Fn::If': ['HasAlarmTopic', '', { Ref: 'AlarmTopic' }] },
+    });
+    const allow = (res('AlarmTopicPolicy').Properties.PolicyDocument as { Statement: Statement[] })
+      .Statement[0]!;
+    expect(allow).toMatchObject({ Effect: 'Allow', Principal: { Service: 'cloudwatch.amazonaws.com' } });
+    const throttles = text(res('ThrottlesAlarm').Properties.Metrics);
+    for (const fn of ['ingest', 'analyze', 'dispatchAnalysis'])
+      expect(throttles).toContain(`koperator-audit-test-${fn}`);
   });
 });

@@ -1,0 +1,40 @@
+// The resources of the eksClusters param (a stream, a subscription filter and alarms per
+// cluster: lib/deploy/eks-shipping.ts), built at package time. CloudFormation has no loop
+// over a list parameter without the AWS::LanguageExtensions transform, which the offline
+// checks could not read; a plain template per deploy can be read, diffed and validated.
+const path = require('path');
+const { require: tsxRequire } = require('tsx/cjs/api');
+
+const load = (rel) => tsxRequire(path.join(__dirname, '..', rel), path.join(__dirname, 'eks-shipping.cjs'));
+const { parseEksClusters } = load('lib/deploy/eks-clusters.ts');
+const { eksShippingTemplate } = load('lib/deploy/eks-shipping.ts');
+const { auditFilterPattern, renderPattern } = load('lib/ingest/subscription-filter.ts');
+
+function positiveInt(name, value, min, max) {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new Error(`${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+module.exports = async ({ resolveVariable }) => {
+  const param = async (name) => String(await resolveVariable(`param:${name}`));
+  return eksShippingTemplate({
+    service: String(await resolveVariable('self:service')),
+    stage: String(await resolveVariable('sls:stage')),
+    clusters: parseEksClusters(await param('eksClusters')),
+    bucket: await resolveVariable('self:custom.bucketName'),
+    logsPrefix: await param('logsPrefix'),
+    errorsPrefix: 'firehose-errors/',
+    // Firehose takes 0-900 s; the interval bounds how late an event can be alerted on.
+    bufferIntervalSeconds: positiveInt('eksBufferInterval', await param('eksBufferInterval'), 0, 900),
+    bufferSizeMiB: positiveInt('eksBufferSize', await param('eksBufferSize'), 1, 128),
+    filterPattern: renderPattern(auditFilterPattern()),
+    // CloudWatch evaluates at most 7 days of hourly periods.
+    silenceHours: positiveInt('eksSilenceHours', await param('eksSilenceHours'), 1, 168),
+    alarmActions: await resolveVariable('self:custom.alarmActions'),
+    kmsCondition: 'UseKms',
+    kmsKeyArn: await param('kmsKeyArn'),
+    logGroupsFunction: 'EksLogGroupsLambdaFunction',
+  });
+};

@@ -1,0 +1,120 @@
+// `npm run package` with the EKS onboarding and the reservations turned on, offline: the
+// eksClusters param becomes the per-cluster resources through osls' own variable resolution
+// (infra/eks-shipping.cjs), wired to the stack's bucket, alarm topic and custom resource
+// function; a bad cluster name stops the packaging with a message that names it.
+import { spawnSync } from 'child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import * as path from 'path';
+import { auditFilterPattern, renderPattern } from '../../lib/ingest/subscription-filter';
+import { parseEksClusters } from '../../lib/deploy/eks-clusters';
+
+type Json = Record<string, unknown>;
+interface Resource {
+  Type: string;
+  Properties: Json;
+  Condition?: string;
+  DependsOn?: string | string[];
+}
+
+const root = path.join(__dirname, '..', '..');
+
+function packageWith(params: string[]): { status: number | null; output: string; outDir: string } {
+  const outDir = mkdtempSync(path.join(tmpdir(), 'koperator-audit-eks-package-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: outDir };
+  for (const k of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE'])
+    delete env[k];
+  const res = spawnSync(
+    'npm',
+    [
+      'run',
+      '--silent',
+      'package',
+      '--',
+      '--stage',
+      'test',
+      '--package',
+      outDir,
+      ...params.flatMap((p) => ['--param', p]),
+    ],
+    { cwd: root, env, encoding: 'utf8', timeout: 180_000 },
+  );
+  return { status: res.status, output: `${res.stdout}\n${res.stderr}`, outDir };
+}
+
+/** Every Ref and GetAtt target in a value. */
+function targets(v: unknown, out: Set<string> = new Set()): Set<string> {
+  if (Array.isArray(v)) for (const x of v) targets(x, out);
+  else if (v && typeof v === 'object') {
+    const o = v as Json;
+    if (typeof o.Ref === 'string') out.add(o.Ref);
+    const ga = o['Fn::GetAtt'];
+    if (Array.isArray(ga) && typeof ga[0] === 'string') out.add(ga[0]);
+    for (const x of Object.values(o)) targets(x, out);
+  }
+  return out;
+}
+
+describe('osls package with eksClusters and reservedConcurrency=true (offline)', () => {
+  let outDir: string;
+  let template: { Resources: Record<string, Resource>; Conditions: Json; Outputs: Json; Parameters?: Json };
+  const clusters = parseEksClusters('prod-eu,prod_us');
+
+  beforeAll(() => {
+    const run = packageWith(['eksClusters=prod-eu,prod_us', 'reservedConcurrency=true']);
+    outDir = run.outDir;
+    if (run.status !== 0) throw new Error(`npm run package failed (${run.status}):\n${run.output}`);
+    template = JSON.parse(
+      readFileSync(path.join(outDir, 'cloudformation-template-update-stack.json'), 'utf8'),
+    );
+  }, 200_000);
+  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+  it('ships each listed cluster’s log group through its own stream into the stack’s bucket under logs/<cluster>/', () => {
+    for (const c of clusters) {
+      const filter = template.Resources[`${c.logicalId}SubscriptionFilter`]!;
+      expect(filter.Type).toBe('AWS::Logs::SubscriptionFilter');
+      expect(filter.Properties.LogGroupName).toBe(`/aws/eks/${c.name}/cluster`);
+      expect(filter.Properties.FilterPattern).toBe(renderPattern(auditFilterPattern()));
+      const stream = template.Resources[`${c.logicalId}DeliveryStream`]!.Properties;
+      const s3 = stream.ExtendedS3DestinationConfiguration as Json;
+      expect(stream.DeliveryStreamName).toBe(`koperator-audit-test-${c.name}`);
+      expect(s3.Prefix).toBe(`logs/${c.name}/audit/firehose/`);
+      expect(s3.BufferingHints).toEqual({ IntervalInSeconds: 60, SizeInMBs: 5 });
+      expect(JSON.stringify(s3.BucketARN)).toContain('"Ref":"LogsBucket"');
+    }
+    expect(template.Resources.EksLogGroups!.Properties.ServiceToken).toEqual({
+      'Fn::GetAtt': ['EksLogGroupsLambdaFunction', 'Arn'],
+    });
+  });
+
+  it('points every Ref and GetAtt at a resource, parameter or pseudo parameter of the template', () => {
+    const known = new Set([...Object.keys(template.Resources), ...Object.keys(template.Parameters ?? {})]);
+    const dangling = [...targets(template.Resources)].filter((t) => !known.has(t) && !t.startsWith('AWS::'));
+    expect(dangling).toEqual([]);
+    for (const [id, r] of Object.entries(template.Resources))
+      for (const d of [r.DependsOn ?? []].flat()) expect([id, known.has(d)]).toEqual([id, true]);
+  });
+
+  it('sends the per-cluster alarms to the alarm topic', () => {
+    for (const c of clusters)
+      for (const a of ['LogsStoppedAlarm', 'DeliveryStuckAlarm'])
+        expect(template.Resources[`${c.logicalId}${a}`]!.Properties.AlarmActions).toEqual({
+          'Fn::If': ['HasAlarmTopic', [''], [{ Ref: 'AlarmTopic' }]],
+        });
+  });
+
+  it('reserves concurrency when asked to', () => {
+    expect(template.Conditions.ReserveConcurrency).toEqual({ 'Fn::Equals': ['true', 'true'] });
+    expect(template.Resources.IngestLambdaFunction!.Properties.ReservedConcurrentExecutions).toEqual({
+      'Fn::If': ['ReserveConcurrency', 12, { Ref: 'AWS::NoValue' }],
+    });
+  });
+
+  it('stops packaging on a cluster name EKS would refuse, naming it', () => {
+    const run = packageWith(['eksClusters=good,bad.name']);
+    rmSync(run.outDir, { recursive: true, force: true });
+    expect(run.status).not.toBe(0);
+    expect(run.output).toContain('"bad.name" is not an EKS cluster name');
+  }, 200_000);
+});
