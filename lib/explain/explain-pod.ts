@@ -209,9 +209,13 @@ function verdictOf(e: PodExplanation, form: AnnotationForm): string {
 function recommendationOf(e: PodExplanation, form: AnnotationForm): string | null {
   const out: string[] = [];
   const own = new Set(e.afterFix.fields.filter((f) => f.cause === 'desired-change').map((f) => f.path));
-  // What koperator before the fix reverts that the desired pod did not ask for: a live mutation,
-  // named after the webhooks whose own record shows the field, and no other.
-  const reverted = e.wouldRevert.filter((f) => !own.has(f.path));
+  const copiedDefaults = new Set(
+    e.afterFix.fields.filter((f) => f.cause === 'server-filled').map((f) => f.path),
+  );
+  // What koperator before the fix reverts that the desired pod did not ask for (nor copy from
+  // what the API server filled in): a live mutation, named after the webhooks whose own record
+  // shows the field, and no other.
+  const reverted = e.wouldRevert.filter((f) => !own.has(f.path) && !copiedDefaults.has(f.path));
   if (e.beforeFix.restarts && reverted.length > 0)
     out.push(
       loopRecommendation(
@@ -322,8 +326,18 @@ export function renderExplanation(e: PodExplanation): string {
   lines.push(
     `koperator with the fix (intent diff): ${e.afterFix.restarts ? 'RESTARTS the broker' : 'leaves it alone'}`,
   );
+  // What the API server fills in is listed once, by path: every pod copied from a live one has it.
+  const filled = e.afterFix.fields.filter((f) => f.cause === 'server-filled');
   for (const f of e.afterFix.fields)
-    lines.push(`  ${f.path}: ${JSON.stringify(f.from)} → ${JSON.stringify(f.to)}  (${causeWords(f)})`);
+    if (f.cause !== 'server-filled')
+      lines.push(`  ${f.path}: ${JSON.stringify(f.from)} → ${JSON.stringify(f.to)}  (${causeWords(f)})`);
+  if (filled.length > 0)
+    lines.push(
+      `  and ${filled.length} field(s) the API server fills in, copied from the live pod: ${list(
+        filled.map((f) => f.path),
+        6,
+      )}`,
+    );
   if (e.afterFix.restarts && e.afterFix.fields.length === 0 && hand)
     lines.push(`  no field: the annotation's form alone (${describeForm({ handWritten: true, ...hand })})`);
   if (e.mutators.length) {
