@@ -116,12 +116,12 @@ export function explainPod(live: Record<string, unknown>, desired?: Record<strin
     recommendation: null,
   };
   if (failed) {
-    e.verdict = `koperator cannot compute its diff for this pod (${failed.replace(/: [{["].*$/s, '')}): it logs the error and restarts the broker`;
-    e.recommendation = loopRecommendation(
-      'external-mutation-revert',
-      three.fields.map((f) => f.path),
-      actorsOf(wouldRevert),
-    );
+    const why = failed.replace(/: [{["].*$/s, '');
+    e.verdict = `koperator cannot compute its diff for this pod (${why}): it logs the error and restarts the broker`;
+    // No field shows who wrote the value, so no one is named.
+    e.recommendation =
+      `Find what wrote the value Go cannot read (${why}) and make it write one the Pod type accepts: ` +
+      `koperator restarts this broker at every reconcile until then.`;
     return e;
   }
   e.verdict = verdictOf(e, form);
