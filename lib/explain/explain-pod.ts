@@ -84,7 +84,8 @@ export function explainPod(live: Record<string, unknown>, desired?: Record<strin
   const original = decoded.value;
   const form = formOf(original);
   // Without a desired pod the KafkaCluster is assumed unchanged: koperator would generate the
-  // pod it last applied, and write it as its own marshalling does (status: {} and all).
+  // pod it last applied. Both decisions marshal the desired side as koperator does
+  // (pod-diff.ts), so modified = original is the annotation as koperator would write it.
   const stamped = desired ? stampedOriginal(desired, raw) : null;
   const modified = stamped ?? desired ?? original;
   const three = redacted(threeWayDecision(original, modified, live));
@@ -171,8 +172,12 @@ function verdictOf(e: PodExplanation, form: AnnotationForm): string {
   if (e.desired === 'unchanged-kafkacluster') {
     // modified is the annotation as koperator writes it: only the annotation's form differs.
     const what = form.handWritten ? ` (${describeForm(form)})` : '';
+    const how =
+      form.lacks.length > 0
+        ? "it lacks what koperator's annotator always writes"
+        : "it is not written the way koperator's annotator writes it";
     return (
-      `${before}; the annotation looks hand-written: it lacks what koperator's annotator always writes${what}; ` +
+      `${before}; the annotation looks hand-written: ${how}${what}; ` +
       `real koperator would restart once for that alone, with no change of the KafkaCluster`
     );
   }

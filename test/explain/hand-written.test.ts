@@ -90,5 +90,9 @@ describe('a hand-written last-applied annotation (no --desired)', () => {
       extra: [],
       rewritten: ['spec.containers[name=kafka].resources.limits.cpu: "1.5" → "1500m"'],
     });
+    expect(e.afterFix.restarts).toBe(true);
+    expect(e.verdict).toMatch(
+      /the annotation looks hand-written: it is not written the way koperator's annotator writes it \(spec\.containers\[name=kafka\]\.resources\.limits\.cpu: "1\.5" → "1500m"\); real koperator would restart once for that alone/,
+    );
   });
 });
