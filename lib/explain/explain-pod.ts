@@ -286,6 +286,16 @@ function stampedOriginal(
   return d.ok ? d.value : null;
 }
 
+/** The intent-aware restart comes from how the annotation was written, not from any field. */
+function formOnly(e: PodExplanation): boolean {
+  return (
+    e.afterFix.restarts &&
+    e.desired === 'unchanged-kafkacluster' &&
+    e.lastApplied.handWritten !== undefined &&
+    e.afterFix.fields.every((f) => f.cause === 'annotation-form')
+  );
+}
+
 const DESIRED_WORDS: Record<PodExplanation['desired'], string> = {
   'unchanged-kafkacluster':
     "assumed: the KafkaCluster did not change (the last-applied annotation as koperator's marshalling writes it; --desired FILE to give one)",
@@ -329,7 +339,7 @@ export function renderExplanation(e: PodExplanation): string {
     lines.push(`  ${f.path}: declared ${JSON.stringify(f.from)} → live ${JSON.stringify(f.to)}${by}`);
   }
   lines.push(
-    `koperator with the fix (intent diff): ${e.afterFix.restarts ? 'RESTARTS the broker' : 'leaves it alone'}`,
+    `koperator with the fix (intent diff): ${e.afterFix.restarts ? (formOnly(e) ? "RESTARTS the broker once, for the annotation's form alone" : 'RESTARTS the broker') : 'leaves it alone'}`,
   );
   // What the API server fills in is listed once, by path: every pod copied from a live one has it.
   const filled = e.afterFix.fields.filter((f) => f.cause === 'server-filled');
@@ -343,8 +353,10 @@ export function renderExplanation(e: PodExplanation): string {
         6,
       )}`,
     );
-  if (e.afterFix.restarts && e.afterFix.fields.length === 0 && hand)
-    lines.push(`  no field: the annotation's form alone (${describeForm({ handWritten: true, ...hand })})`);
+  if (formOnly(e) && hand)
+    lines.push(
+      `  no field of the pod changed; the annotation: ${describeForm({ handWritten: true, ...hand })}`,
+    );
   if (e.mutators.length) {
     lines.push('mutating webhooks that left traces:');
     for (const m of e.mutators) lines.push(`  ${m.webhook} (${m.evidence})`);

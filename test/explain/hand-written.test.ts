@@ -46,6 +46,9 @@ describe('a hand-written last-applied annotation (no --desired)', () => {
     const text = renderExplanation(e);
     expect(text).toMatch(/^last-applied: found \(\S+, looks hand-written: status: \{\}\)$/m);
     expect(text).toMatch(/^desired pod: assumed: the KafkaCluster did not change/m);
+    expect(text).toMatch(
+      /^koperator with the fix \(intent diff\): RESTARTS the broker once, for the annotation's form alone\n {2}no field of the pod changed; the annotation: status: \{\}$/m,
+    );
     if (!reverts) {
       // Nothing a field shows was changed by anyone: no webhook is named in what to do.
       for (const name of WEBHOOK_NAMES) expect(e.recommendation ?? '').not.toContain(name);
