@@ -14,6 +14,7 @@ import type { AuditEvent } from '../lib/model/audit';
 import type { FindingsDocument } from '../lib/model/findings';
 import { simulateCluster } from '../sim';
 import { encodeAudit, encodeOperator } from '../sim/encode';
+import { writeExamplePods } from './example-pods';
 
 const ROOT = join(__dirname, '..', 'examples');
 const SEED = 20260504;
@@ -167,6 +168,7 @@ function main(): void {
       '| `logs/operator/fluent-bit/…-object.gz` | Fluent Bit records with the line under `log` and a `kubernetes` block |',
       '| `damaged/kube-apiserver/audit.log` | background noise only: one line cut in half, one non-JSON line, a half-written last line |',
       '| `damaged/kafka-operator-values.yaml` | not a log: the operator’s Helm values |',
+      '| `pods/*.yaml` | live broker pods for `explain-pod` (`pods/README.md`) |',
       '',
       '`npm run analyze -- --input examples/logs` reads every line. Add `--input examples/damaged` to',
       'see how damaged lines and files that are not logs are counted and named: they hold only',
@@ -174,6 +176,7 @@ function main(): void {
       '',
     ].join('\n'),
   );
+  writeExamplePods(join(ROOT, 'pods'));
 }
 
 main();

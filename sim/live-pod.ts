@@ -1,6 +1,6 @@
 // Stand-alone live broker pods, as `kubectl get pod -o yaml` prints them: a clean one, one a
-// ScaleOps-like rightsizer mutated at create (its live requests differ from last-applied), and one
-// with an istio-like sidecar injected (benign). For the `explain-pod` command's tests.
+// ScaleOps-like rightsizer or the VPA mutated at create (its live requests differ from
+// last-applied), and one with an istio-like sidecar injected (benign). For the `explain-pod` command's tests.
 import yaml from 'js-yaml';
 import type { Pod } from 'kubernetes-types/core/v1';
 import { sortKeys, toJson } from './json';
@@ -9,19 +9,26 @@ import { brokerPod, kafkaClusterSpec, stampLastApplied } from './pods';
 import { newContainerIDs, podStatus } from './pod-status';
 import { Rng } from './rng';
 import { parseTime, SEC } from './time';
-import { istioInjector, passThrough, rightsizer, runWebhooks, type WebhookDef } from './webhooks';
+import {
+  istioInjector,
+  passThrough,
+  rightsizer,
+  runWebhooks,
+  vpaAdmission,
+  type WebhookDef,
+} from './webhooks';
 
-export type LivePodKind = 'scaleops' | 'clean' | 'istio';
+export type LivePodKind = 'scaleops' | 'clean' | 'istio' | 'vpa';
 
 /** The stored, running pod (typed), for callers that want the object rather than YAML. */
-export function livePod(kind: LivePodKind, seed = 1): Pod {
+export function livePod(kind: LivePodKind, seed = 1, brokerId = 2): Pod {
   const rng = new Rng(seed).fork(`live-pod:${kind}`);
   const cluster = kafkaClusterSpec('inventory-kafka', {
     namespace: 'kafka',
     uid: rng.uuid(),
-    pvcNames: { '2': `inventory-kafka-2-storage-0-${rng.nameSuffix()}` },
+    pvcNames: { [String(brokerId)]: `inventory-kafka-${brokerId}-storage-0-${rng.nameSuffix()}` },
   });
-  const stamped = stampLastApplied(brokerPod(cluster, 2));
+  const stamped = stampLastApplied(brokerPod(cluster, brokerId));
   const hooks: WebhookDef[] = [
     passThrough('gatekeeper-mutating-webhook-configuration', 'mutation.gatekeeper.sh'),
   ];
@@ -30,6 +37,7 @@ export function livePod(kind: LivePodKind, seed = 1): Pod {
     hooks.push(
       rightsizer('scaleops-mutating-webhook-configuration', 'pods.scaleops.sh', { policy: 'production' }),
     );
+  if (kind === 'vpa') hooks.push(vpaAdmission('vpa-webhook-config', 'vpa.k8s.io', 'inventory-kafka-vpa'));
   const admitted = builtinAdmission(apiDefaults(stamped), rng.nameSuffix());
   const result = runWebhooks(
     admitted,
@@ -37,7 +45,7 @@ export function livePod(kind: LivePodKind, seed = 1): Pod {
     rng,
   );
   const createdAt = parseTime('2026-03-14T08:21:37Z') + rng.int(0, 86_400) * SEC;
-  const name = `inventory-kafka-2-${rng.nameSuffix()}`;
+  const name = `inventory-kafka-${brokerId}-${rng.nameSuffix()}`;
   const stored = storePod(result.pod, {
     name,
     uid: rng.uuid(),
@@ -59,8 +67,8 @@ export function livePod(kind: LivePodKind, seed = 1): Pod {
 }
 
 /** `kubectl get pod -o yaml` style dump (kubectl prints keys sorted). */
-export function livePodYaml(kind: LivePodKind, seed = 1): string {
-  const pod = livePod(kind, seed);
+export function livePodYaml(kind: LivePodKind, seed = 1, brokerId = 2): string {
+  const pod = livePod(kind, seed, brokerId);
   // kubectl hides managedFields unless --show-managed-fields is given.
   const { managedFields: _hidden, ...metadata } = pod.metadata ?? {};
   return yaml.dump(sortKeys(toJson({ apiVersion: 'v1', kind: 'Pod', ...pod, metadata })), {

@@ -15,13 +15,16 @@ Reads live broker pods as printed by \`kubectl get pod X -o yaml\` or
 line each, then the details), decodes the banzaicloud.com/last-applied annotation and
 tells, with no logs at all:
   - which fields koperator before the fix would revert on its next reconcile
-    (three-way diff; with no --desired the KafkaCluster is taken as unchanged),
+    (three-way diff; with no --desired the KafkaCluster is taken as unchanged: the
+    desired pod is the annotation as koperator's marshalling writes it, and an
+    annotation written another way is named as hand-written),
   - which mutating webhooks left traces on the pod,
   - whether the intent-aware operator (0.30.0-rc1+) would restart it,
   - what to do about it.
 
   FILE | -          the pod or List of pods (YAML or JSON); - reads stdin
   --desired FILE    a desired pod to compare against instead of the last-applied one
+                    (one copied from the live pod: what the API server fills in is marked)
   --format FORMAT   text (default) or json (an object for one pod, an array for a List)
   --exit-code       exit 1 when koperator before the fix would re-create a pod
   -h, --help        this text

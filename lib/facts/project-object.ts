@@ -16,6 +16,7 @@ import {
   pointerPath,
   valueToken,
 } from '../k8s/object-paths';
+import { isWholeObjectPatch } from '../k8s/whole-object-patch';
 import { internText } from './project';
 
 type Base = Omit<ObjectWriteFact, 'type' | 'apiGroup' | 'resource'>;
@@ -56,7 +57,7 @@ export function projectObjectWrite(
   } else if (request !== undefined && request !== null) {
     const named = Array.isArray(request) ? jsonPatchLeaves(request, stored) : mergePatchLeaves(request);
     values = stored ? leavesUnder(named.keys(), objectLeaves(stored)) : named;
-    if (stored && isWholeObject(request)) {
+    if (stored && isWholeObjectPatch(request, stored)) {
       const defaulted = defaultedPaths(request, stored);
       if (defaulted.length > 0) fact.defaulted = defaulted;
     }
@@ -74,16 +75,6 @@ export function projectObjectWrite(
   const replicas = numberAt(stored ?? request, 'spec', 'replicas');
   if (replicas !== undefined) fact.replicas = replicas;
   return fact;
-}
-
-/** An apply or merge patch that sends the whole object (what a hot loop's writer sends), not a few fields. */
-function isWholeObject(body: unknown): boolean {
-  return (
-    isObject(body) &&
-    typeof body.kind === 'string' &&
-    typeof body.apiVersion === 'string' &&
-    isObject(body.spec)
-  );
 }
 
 /** What a JSON patch names: each op's path, with the value it set where no stored object says. */

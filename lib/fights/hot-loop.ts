@@ -3,7 +3,8 @@
 // different from what it wants, and sends it again: at least 10 writes by one user, no other
 // writer meanwhile, each request lacking paths its response has (outside metadata and
 // status), with metadata.generation climbing. A plain update carries an already-defaulted
-// object, so the loop shows in patch bodies (an apply or whole-object merge patch).
+// object, so the loop shows in patch bodies: an apply, a JSON merge or a strategic-merge patch
+// of the whole object, judged by its shape (lib/k8s/whole-object-patch.ts), not its kind.
 import type { Fight } from '../model/findings';
 import { HOT_LOOP_MIN_WRITES, type FightOptions } from './options';
 import { hotLoopRecommendation } from './recommendation';

@@ -28,6 +28,7 @@ export type { FightLevel } from './emit';
 export type { FightTruth } from './objects';
 export { NEGATIVES, METADATA_SILENT, type NegativeName } from './negatives';
 export type { RecreateLoopSpec } from './recreate';
+export type { HotLoopSend, HotLoopSpec } from './objects';
 export type { FightWebhook } from './webhooks';
 
 export type FightSpec =

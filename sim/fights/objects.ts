@@ -319,7 +319,18 @@ export interface HotLoopSpec {
   container: string;
   writes: number;
   periodSeconds: number;
+  /**
+   * How each write is sent (default `apply`): a server-side apply; a whole-object JSON merge
+   * patch as a typed Go object marshals it (no kind or apiVersion, `creationTimestamp: null`, an
+   * empty status); a strategic-merge patch of the whole spec with a directive and no name; a
+   * plain update, whose request is already defaulted in real audit logs (not a hot loop's
+   * signature, so no truth); a merge patch of `spec.replicas` alone (a partial patch: the
+   * response has much the body never meant to set, so no truth either).
+   */
+  send?: HotLoopSend;
 }
+
+export type HotLoopSend = 'apply' | 'merge' | 'strategic-merge' | 'update' | 'replicas-only';
 
 const STS_DEFAULTED = ['podManagementPolicy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy'];
 const POD_DEFAULTED = ['restartPolicy', 'terminationGracePeriodSeconds', 'dnsPolicy', 'schedulerName'];
@@ -380,6 +391,53 @@ function statefulSet(
   };
 }
 
+/** The verb, query and body of one hot-loop write, as `s.send` says it is sent. */
+function hotLoopRequest(
+  s: HotLoopSpec,
+  uid: string,
+  generation: number,
+  hash: string,
+): { verb: 'patch' | 'update'; query?: string; requestObject: JsonObject } {
+  const bare = statefulSet(s, false, uid, generation, hash);
+  const { kind: _kind, apiVersion: _apiVersion, ...untyped } = bare;
+  const metadata = bare.metadata as JsonObject;
+  const spec = bare.spec as JsonObject & { template: JsonObject & { spec: JsonObject } };
+  switch (s.send ?? 'apply') {
+    case 'apply':
+      return { verb: 'patch', query: 'fieldManager=operator&force=true', requestObject: bare };
+    case 'merge':
+      return {
+        verb: 'patch',
+        requestObject: {
+          ...untyped,
+          metadata: { ...metadata, creationTimestamp: null },
+          status: { replicas: 0, availableReplicas: 0 },
+        },
+      };
+    case 'strategic-merge':
+      return {
+        verb: 'patch',
+        requestObject: {
+          metadata: { annotations: metadata.annotations },
+          spec: {
+            ...spec,
+            template: {
+              ...spec.template,
+              spec: { ...spec.template.spec, '$setElementOrder/containers': [{ name: s.container }] },
+            },
+          },
+        },
+      };
+    case 'update':
+      return { verb: 'update', requestObject: statefulSet(s, true, uid, generation - 1, hash) };
+    case 'replicas-only':
+      return {
+        verb: 'patch',
+        requestObject: { metadata: { annotations: metadata.annotations }, spec: { replicas: 3 } },
+      };
+  }
+}
+
 export function hotLoop(
   sink: FightSink,
   s: HotLoopSpec,
@@ -404,14 +462,12 @@ export function hotLoop(
       at,
       latency: sink.ms(8, 30),
       actor: writer,
-      verb: 'patch',
       resource: 'statefulsets',
       apiGroup: 'apps',
       apiVersion: 'v1',
       namespace: s.namespace,
       name: s.name,
-      query: 'fieldManager=operator&force=true',
-      requestObject: statefulSet(s, false, uid, generation, hash),
+      ...hotLoopRequest(s, uid, generation, hash),
       responseObject: statefulSet(s, true, uid, generation, hash),
       code: 200,
     });
@@ -434,7 +490,9 @@ export function hotLoop(
     });
     at += s.periodSeconds * SEC + sink.ms(-200, 200);
   }
-  if (sink.level === 'Metadata') return { end: at, truth: null };
+  const send = s.send ?? 'apply';
+  if (sink.level === 'Metadata' || send === 'update' || send === 'replicas-only')
+    return { end: at, truth: null };
   const base = 'spec.template.spec';
   return {
     end: at,

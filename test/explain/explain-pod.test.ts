@@ -70,6 +70,9 @@ describe('explainPod', () => {
     const e = explainPod(broken);
     expect(e.beforeFix.restarts).toBe(true);
     expect(e.verdict).toMatch(/cannot compute its diff .*requests\.cpu.*restarts the broker/);
+    // No field shows who wrote it: the advice names no one.
+    expect(e.recommendation).toMatch(/^Find what wrote the value Go cannot read \(.*requests\.cpu.*\)/);
+    expect(e.recommendation).not.toMatch(/unidentified actor|rewrites no pod-spec field/);
   });
 
   it('a pod without the annotation is not koperator’s', () => {
