@@ -16,8 +16,15 @@ import type { S3ObjectRef } from './s3-events';
 
 export type IngestOutcome =
   | { status: 'ingested'; factsKeys: string[] }
-  /** The object was overwritten or deleted since the notification: the newer version has its own. */
+  /** The object was overwritten since the notification: the newer version has its own. */
   | { status: 'superseded' }
+  /**
+   * Deleted since the notification (404), or refused (403: S3 answers so for a missing key
+   * when the role may not list the bucket, and for a key or bucket policy that denies the
+   * read). Neither heals within the queue's retries, so the object is skipped and counted
+   * instead of being retried for hours and dead-lettered.
+   */
+  | { status: 'gone' | 'access-denied' }
   /** Not under the logs prefix (facts, reports and state live in the same bucket). */
   | { status: 'outside-logs-prefix' };
 
@@ -75,9 +82,10 @@ export async function ingestS3Object(
     etag ??= (res.ETag ?? '').replace(/^"|"$/g, '') || null;
   } catch (e) {
     const status = httpStatus(e);
-    if (status === 412 || status === 404 || (e instanceof S3ServiceException && e.name === 'NoSuchKey')) {
-      return { ...base, etag, outcome: { status: 'superseded' } };
-    }
+    if (status === 412) return { ...base, etag, outcome: { status: 'superseded' } };
+    if (status === 404 || (e instanceof S3ServiceException && e.name === 'NoSuchKey'))
+      return { ...base, etag, outcome: { status: 'gone' } };
+    if (status === 403) return { ...base, etag, outcome: { status: 'access-denied' } };
     throw e;
   }
   if (etag === null) throw new RetryableIngestError(`no ETag for ${source}`);
