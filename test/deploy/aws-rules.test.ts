@@ -4,7 +4,7 @@
 // functions make in an emulated end-to-end run. Each check is also shown to fail on a
 // planted fault. The emulator enforces none of these rules, so only these tests see them.
 import { cycles, danglingReferences, dependencyGraph } from './rules/dependency-graph';
-import { notePresigned, type RawCall } from './rules/call-recorder';
+import { notePresigned } from './rules/call-recorder';
 import { recordedRun, type RecordedRun } from './rules/emulated-run';
 import { evaluateRequests, rolesOfFunctions } from './rules/iam-check';
 import {
@@ -70,6 +70,7 @@ function translation(t: Template, run: RecordedRun): Translate {
       [run.stack.topicArn]: 'TOPIC_ARN',
       [run.stack.chatTopicArn]: 'CHAT_TOPIC_ARN',
       [run.stack.analysisQueueUrl]: 'ANALYSIS_QUEUE_URL',
+      [run.stack.webhookParameter]: 'SLACK_WEBHOOK_PARAMETER',
     };
     const name = carriers[v];
     return name ? envs.find((e) => e[name] !== undefined)?.[name] : undefined;
@@ -82,6 +83,7 @@ function translation(t: Template, run: RecordedRun): Translate {
   return {
     bucket: must,
     topicArn: must,
+    parameterName: must,
     queueArn: (url) => {
       const m = /^https:\/\/sqs\.([^.]+)\.amazonaws\.com\/(\d+)\/(.+)$/.exec(must(url));
       if (!m) throw new Error(`not an SQS queue URL: ${must(url)}`);

@@ -3,6 +3,7 @@
 // every AWS call each makes: the example logs are ingested (plus one object deleted after
 // its notification), the schedule dispatches and analyses, the notifier posts the alerts.
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
+import { randomUUID } from 'crypto';
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
@@ -33,7 +34,7 @@ const CLUSTER = 'eks-rules';
 export type EmulatedStack = Pick<
   LocalStack,
   'bucket' | 'ingestQueueUrl' | 'analysisQueueUrl' | 'topicArn' | 'chatTopicArn'
->;
+> & { webhookParameter: string };
 
 export interface RecordedRun {
   calls: RawCall[];
@@ -49,7 +50,9 @@ export interface RecordedRun {
 export async function recordedRun(envOf: (fn: string) => Record<string, string>): Promise<RecordedRun> {
   const fx = await startFauxqs();
   const slack = await startLocalSlack();
-  const webhookParameter = envOf('notifySlack').SLACK_WEBHOOK_PARAMETER ?? '';
+  // A name per run: the notifier caches the URL per name, as a warm container does, and
+  // every run must read it (and be recorded reading it) from its own stand-in.
+  const webhookParameter = `/koperator-audit-rules/${randomUUID()}/slack-webhook-url`;
   const ssm = await startLocalSsm({ [webhookParameter]: { value: slack.url, type: 'SecureString' } });
   const saved = { ...process.env };
   const clients = localClients(fx.clientConfig);
@@ -70,6 +73,7 @@ export async function recordedRun(envOf: (fn: string) => Record<string, string>)
     TOPIC_ARN: stack.topicArn,
     CHAT_TOPIC_ARN: stack.chatTopicArn,
     ANALYSIS_QUEUE_URL: stack.analysisQueueUrl,
+    SLACK_WEBHOOK_PARAMETER: webhookParameter,
   };
   /** The handler as Lambda runs it: its own environment, its calls recorded as its own. */
   const as =
@@ -85,6 +89,8 @@ export async function recordedRun(envOf: (fn: string) => Record<string, string>)
       Object.assign(process.env, own, base, replaced, extra);
       return asFunction(fn, () => handler(e, c));
     };
+  // Before the functions are loaded: their loggers read the level when they are made.
+  Object.assign(process.env, base);
   const stop = recordCalls({ fakeEventBridge: true });
   let calls: RawCall[] = [];
   try {
@@ -135,7 +141,12 @@ export async function recordedRun(envOf: (fn: string) => Record<string, string>)
       as('notifySlack', notify.handler),
     );
     calls = stop();
-    return { calls, stack, alerts: events.length, slackPosts: slack.requests.length };
+    return {
+      calls,
+      stack: { ...stack, webhookParameter },
+      alerts: events.length,
+      slackPosts: slack.requests.length,
+    };
   } finally {
     if (calls.length === 0) stop();
     for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];

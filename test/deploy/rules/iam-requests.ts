@@ -22,6 +22,7 @@ export interface Translate {
   bucket(name: string): string;
   queueArn(url: string): string;
   topicArn(arn: string): string;
+  parameterName(name: string): string;
 }
 
 const S3_OBJECT_ACTIONS: Record<string, string> = {
@@ -104,7 +105,7 @@ export function requestsForCall(c: RawCall, t: Translate, d: Resolver['d'], keys
   if (c.service === 'SNS' && c.operation === 'Publish')
     return [req('sns:Publish', t.topicArn(String(input.TopicArn)))];
   if (c.service === 'SSM' && c.operation === 'GetParameter') {
-    const name = String(input.Name);
+    const name = t.parameterName(String(input.Name));
     const arn = `arn:${d.partition}:ssm:${d.region}:${d.accountId}:parameter${name.startsWith('/') ? '' : '/'}${name}`;
     const out = [req('ssm:GetParameter', arn)];
     if (keys.parameterKey && input.WithDecryption)

@@ -54,7 +54,7 @@ const RULES: NameRule[] = [
   {
     type: 'AWS::Events::Rule',
     path: ['Name'],
-    pattern: /^[\.\-_A-Za-z0-9]{1,64}$/,
+    pattern: /^[.\-_A-Za-z0-9]{1,64}$/,
     rule: 'EventBridge: 1-64 characters',
   },
   { type: 'AWS::IAM::Role', path: ['RoleName'], pattern: /^[\w+=,.@-]{1,64}$/, rule: 'IAM: 1-64 characters' },

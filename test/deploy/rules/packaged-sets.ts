@@ -3,7 +3,7 @@
 // reuse its bundles (serverless-esbuild's skipBuild, each in its own work folder), since
 // the bundles do not depend on parameters, so all of them cost one bundling.
 import { spawn } from 'child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 import type { Template } from './template';
@@ -62,14 +62,21 @@ export interface Packaged {
 
 /** Packages every set (the default one first, bundling); throws with osls' output on failure. */
 export async function packageAll(sets: readonly ParameterSet[] = PARAMETER_SETS): Promise<Packaged[]> {
-  const work = mkdtempSync(path.join(tmpdir(), 'koperator-audit-rules-'));
+  // KOPERATOR_AUDIT_PACKAGED=<dir>: package into that folder and keep it; when it already
+  // holds every set's template, reuse them (for working on the checks themselves only).
+  const keep = process.env.KOPERATOR_AUDIT_PACKAGED;
+  const work = keep ?? mkdtempSync(path.join(tmpdir(), 'koperator-audit-rules-'));
   const dirs = sets.map((_, i) => path.join(work, `set-${i}`));
   const read = (dir: string): Template =>
     JSON.parse(readFileSync(path.join(dir, 'cloudformation-template-update-stack.json'), 'utf8')) as Template;
   const check = (set: ParameterSet, r: PackageRun): void => {
     if (r.status !== 0) throw new Error(`npm run package (${set.name}) failed (${r.status}):\n${r.output}`);
   };
+  const kept = (): boolean =>
+    keep !== undefined &&
+    dirs.every((d) => existsSync(path.join(d, 'cloudformation-template-update-stack.json')));
   try {
+    if (kept()) return sets.map((set, i) => ({ set, template: read(dirs[i]!) }));
     const [first, ...rest] = sets;
     if (!first) return [];
     check(first, await runPackage(first.stage, first.params, dirs[0]!));
@@ -91,6 +98,6 @@ export async function packageAll(sets: readonly ParameterSet[] = PARAMETER_SETS)
     rest.forEach((set, i) => check(set, runs[i]!));
     return sets.map((set, i) => ({ set, template: read(dirs[i]!) }));
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    if (keep === undefined) rmSync(work, { recursive: true, force: true });
   }
 }
