@@ -161,8 +161,11 @@ describe('each check fails on a planted fault', () => {
     ],
     [
       'a value outside the allowed ones',
-      (t) => (props(t, 'AnalysisDeadLetterAlarm').ComparisonOperator = 'GreaterThan'),
-      /ComparisonOperator: must be one of .*GreaterThanThreshold/,
+      (t) => {
+        const lc = props(t, 'LogsBucket').LifecycleConfiguration as Props;
+        lc.TransitionDefaultMinimumObjectSize = 'all';
+      },
+      /TransitionDefaultMinimumObjectSize: must be one of varies_by_storage_class, all_storage_classes_128K/,
     ],
     [
       'a missing required property',

@@ -54,6 +54,22 @@ export interface IamVerdict {
   evaluated: number;
 }
 
+/** The key policy AWS gives a key by default: the account's IAM policies decide. */
+function defaultKeyPolicy(accountId: string): unknown {
+  return {
+    Version: '2012-10-17',
+    Statement: [
+      {
+        Sid: 'Enable IAM User Permissions',
+        Effect: 'Allow',
+        Principal: { AWS: `arn:aws:iam::${accountId}:root` },
+        Action: 'kms:*',
+        Resource: '*',
+      },
+    ],
+  };
+}
+
 const list = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
 export async function evaluateRequests(
@@ -81,6 +97,9 @@ export async function evaluateRequests(
           contextVariables: q.context,
         },
         identityPolicies: role.policies,
+        // A KMS key admits IAM policies only if its key policy says so: assume the default
+        // key policy, which does (README-deploy.md asks for it on kmsKeyArn's key).
+        ...(q.action.startsWith('kms:') ? { resourcePolicy: defaultKeyPolicy(accountId) } : {}),
         serviceControlPolicies: [],
         resourceControlPolicies: [],
       },
