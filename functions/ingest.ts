@@ -51,9 +51,9 @@ async function processRecord(
       bytes: r.stats.bytes,
       ms: Date.now() - started,
     });
-    if (r.outcome.status === 'gone' || r.outcome.status === 'access-denied') {
+    if (r.outcome.status === 'gone') {
       // Not retried: counted by reason, and the log line names the object and why.
-      logger.warn('object skipped: it could not be read and a retry would not change that', {
+      logger.warn('object skipped: deleted since its notification', {
         messageId: record.messageId,
         bucket: ref.bucket,
         objectKey: ref.key,

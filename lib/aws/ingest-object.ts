@@ -19,12 +19,12 @@ export type IngestOutcome =
   /** The object was overwritten since the notification: the newer version has its own. */
   | { status: 'superseded' }
   /**
-   * Deleted since the notification (404), or refused (403: S3 answers so for a missing key
-   * when the role may not list the bucket, and for a key or bucket policy that denies the
-   * read). Neither heals within the queue's retries, so the object is skipped and counted
-   * instead of being retried for hours and dead-lettered.
+   * Deleted since the notification (404: the role may s3:ListBucket, so S3 says so rather
+   * than 403). A retry cannot bring it back: skipped and counted, not retried for hours.
+   * A 403 is a real denial (a bucket or KMS key policy) and still fails, so the message
+   * ends in the DLQ and can be redriven once the policy is fixed.
    */
-  | { status: 'gone' | 'access-denied' }
+  | { status: 'gone' }
   /** Not under the logs prefix (facts, reports and state live in the same bucket). */
   | { status: 'outside-logs-prefix' };
 
@@ -85,7 +85,6 @@ export async function ingestS3Object(
     if (status === 412) return { ...base, etag, outcome: { status: 'superseded' } };
     if (status === 404 || (e instanceof S3ServiceException && e.name === 'NoSuchKey'))
       return { ...base, etag, outcome: { status: 'gone' } };
-    if (status === 403) return { ...base, etag, outcome: { status: 'access-denied' } };
     throw e;
   }
   if (etag === null) throw new RetryableIngestError(`no ETag for ${source}`);

@@ -1,6 +1,7 @@
-// What an S3 error on a read means, per reader: a log object that is gone or refused is
-// skipped (not retried for hours), a missing alert state or findings history is "none
-// yet" only on a 404, and a 403 there names the permission that turns it into a 404.
+// What an S3 error on a read means, per reader: a log object that is gone is skipped
+// (not retried for hours), one refused is retried (then dead-lettered); a missing alert
+// state or findings history is "none yet" only on a 404, and a 403 there names the
+// permission that turns it into a 404.
 import { S3ServiceException, type S3Client } from '@aws-sdk/client-s3';
 import { loadAlertState } from '../../lib/aws/alert-state-store';
 import { ingestConfigFromEnv } from '../../lib/aws/env-config';
@@ -18,7 +19,6 @@ const ref = { bucket: 'b', key: 'logs/eks-a/x.log', etag: 'abc', size: 10, event
 
 describe('ingest of a log object S3 will not return', () => {
   it.each([
-    ['AccessDenied', 403, 'access-denied'],
     ['NoSuchKey', 404, 'gone'],
     ['NotFound', 404, 'gone'],
     ['PreconditionFailed', 412, 'superseded'],
@@ -29,6 +29,8 @@ describe('ingest of a log object S3 will not return', () => {
   });
 
   it.each([
+    // With s3:ListBucket a deleted object answers 404; a 403 is a policy's denial, worth the DLQ and a redrive.
+    ['AccessDenied', 403],
     ['InternalError', 500],
     ['SlowDown', 503],
   ])('%s (%i) is thrown, so the message is retried', async (name, status) => {
