@@ -51,6 +51,20 @@ async function processRecord(
       bytes: r.stats.bytes,
       ms: Date.now() - started,
     });
+    if (r.outcome.status === 'gone') {
+      // Not retried: counted by reason, and the log line names the object and why.
+      logger.warn('object skipped: deleted since its notification', {
+        messageId: record.messageId,
+        bucket: ref.bucket,
+        objectKey: ref.key,
+        reason: r.outcome.status,
+      });
+      metrics
+        .singleMetric()
+        .addDimension('reason', r.outcome.status)
+        .addMetric(METRIC.objectsSkipped, MetricUnit.Count, 1);
+      continue;
+    }
     metrics.addMetric(METRIC.objectsIngested, MetricUnit.Count, 1);
     metrics.addMetric(METRIC.recordsIngested, MetricUnit.Count, r.records);
     metrics.addMetric(METRIC.factsWritten, MetricUnit.Count, r.facts);

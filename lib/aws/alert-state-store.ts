@@ -6,6 +6,7 @@
 // cluster); real S3 enforces them and they protect against a manual invocation racing the
 // schedule.
 import { GetObjectCommand, PutObjectCommand, S3ServiceException, type S3Client } from '@aws-sdk/client-s3';
+import { explainDeniedRead, isMissingKey } from './s3-missing-key';
 
 export class AlertStateConflictError extends Error {
   override name = 'AlertStateConflictError';
@@ -26,9 +27,8 @@ export async function loadAlertState(s3: S3Client, bucket: string, key: string):
     const res = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     return { text: (await res.Body?.transformToString('utf8')) ?? '', etag: res.ETag ?? null };
   } catch (e) {
-    if (e instanceof S3ServiceException && (e.name === 'NoSuchKey' || status(e) === 404))
-      return { text: null, etag: null };
-    throw e;
+    if (isMissingKey(e)) return { text: null, etag: null };
+    throw explainDeniedRead(e, bucket, key);
   }
 }
 

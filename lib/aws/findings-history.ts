@@ -5,10 +5,11 @@
 // function of the cluster and the hour, so a retried or racing run rewrites the same
 // object instead of adding a copy, and queries never see a finding twice. Which hours are
 // done is kept beside the alert state (<state>/cluster=<c>/findings-history.json).
-import { GetObjectCommand, PutObjectCommand, S3ServiceException, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { clusterSegment, normalisePrefix } from '../facts/partition';
 import { encodeRow, rowsForHour, settledHours, type HourFindings } from '../history/findings-rows';
 import type { Loop } from '../model/findings';
+import { explainDeniedRead, isMissingKey } from './s3-missing-key';
 
 export function findingsHistoryKey(prefix: string, cluster: string, hour: string): string {
   return `${normalisePrefix(prefix)}cluster=${clusterSegment(cluster)}/dt=${hour.slice(0, 10)}/${hour}.jsonl`;
@@ -32,9 +33,8 @@ async function readWrittenThrough(s3: S3Client, bucket: string, key: string): Pr
       ? v.writtenThrough
       : null;
   } catch (e) {
-    if (e instanceof S3ServiceException && (e.name === 'NoSuchKey' || e.$metadata.httpStatusCode === 404))
-      return null;
-    throw e;
+    if (isMissingKey(e)) return null;
+    throw explainDeniedRead(e, bucket, key);
   }
 }
 

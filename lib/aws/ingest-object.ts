@@ -16,8 +16,15 @@ import type { S3ObjectRef } from './s3-events';
 
 export type IngestOutcome =
   | { status: 'ingested'; factsKeys: string[] }
-  /** The object was overwritten or deleted since the notification: the newer version has its own. */
+  /** The object was overwritten since the notification: the newer version has its own. */
   | { status: 'superseded' }
+  /**
+   * Deleted since the notification (404: the role may s3:ListBucket, so S3 says so rather
+   * than 403). A retry cannot bring it back: skipped and counted, not retried for hours.
+   * A 403 is a real denial (a bucket or KMS key policy) and still fails, so the message
+   * ends in the DLQ and can be redriven once the policy is fixed.
+   */
+  | { status: 'gone' }
   /** Not under the logs prefix (facts, reports and state live in the same bucket). */
   | { status: 'outside-logs-prefix' };
 
@@ -75,9 +82,9 @@ export async function ingestS3Object(
     etag ??= (res.ETag ?? '').replace(/^"|"$/g, '') || null;
   } catch (e) {
     const status = httpStatus(e);
-    if (status === 412 || status === 404 || (e instanceof S3ServiceException && e.name === 'NoSuchKey')) {
-      return { ...base, etag, outcome: { status: 'superseded' } };
-    }
+    if (status === 412) return { ...base, etag, outcome: { status: 'superseded' } };
+    if (status === 404 || (e instanceof S3ServiceException && e.name === 'NoSuchKey'))
+      return { ...base, etag, outcome: { status: 'gone' } };
     throw e;
   }
   if (etag === null) throw new RetryableIngestError(`no ETag for ${source}`);

@@ -10,6 +10,7 @@ export const SERVICE_NAME = 'koperator-audit';
 /** Metric names, shared with serverless.yml's alarms and the tests. */
 export const METRIC = {
   objectsIngested: 'ObjectsIngested',
+  objectsSkipped: 'ObjectsSkipped',
   recordsIngested: 'RecordsIngested',
   recordsSkipped: 'RecordsSkipped',
   factsWritten: 'FactsWritten',

@@ -285,7 +285,24 @@ describe('osls package (offline)', () => {
         Filter: { S3Key: { Rules: [{ Name: 'prefix', Value: 'logs/' }] } },
       },
     ]);
-    expect(bucket.DependsOn).toContain('IngestQueuePolicy');
+    // The queue policy names the bucket by its constructed name, never by Ref: a Ref there,
+    // with the bucket waiting for the policy, is a cycle CloudFormation refuses.
+    expect(text(res('IngestQueuePolicy'))).not.toContain('"Ref":"LogsBucket"');
+    expect(bucket.Properties.BucketName).toEqual({
+      'Fn::Join': [
+        '-',
+        [
+          'koperator-audit',
+          'test',
+          {
+            'Fn::Select': [
+              4,
+              { 'Fn::Split': ['-', { 'Fn::Select': [2, { 'Fn::Split': ['/', { Ref: 'AWS::StackId' }] }] }] },
+            ],
+          },
+        ],
+      ],
+    });
     const allow = (
       res('IngestQueuePolicy').Properties.PolicyDocument as { Statement: Statement[] }
     ).Statement.find((s) => s.Effect === 'Allow')!;
@@ -368,6 +385,7 @@ describe('osls package (offline)', () => {
         's3:GetEncryptionConfiguration',
         's3:GetLifecycleConfiguration',
         's3:GetObject',
+        's3:ListBucket',
         's3:PutObject',
         'sqs:ChangeMessageVisibility',
         'sqs:DeleteMessage',
@@ -422,9 +440,38 @@ describe('osls package (offline)', () => {
     expect(rs.some((r) => r.includes(mustNot) && !r.includes(must))).toBe(false);
   });
 
-  it.each(['AnalyzeRole', 'DispatchRole'])('lets %s list only the facts prefix', (role) => {
-    const list = statementsOf(role).find((s) => actions(s).includes('s3:ListBucket'))!;
+  it('lets DispatchRole list only the facts prefix', () => {
+    const list = statementsOf('DispatchRole').find((s) => actions(s).includes('s3:ListBucket'))!;
     expect(list.Condition).toEqual({ StringLike: { 's3:prefix': ['facts/', 'facts/*'] } });
+  });
+
+  it.each(['AnalyzeRole', 'IngestRole'])(
+    'lets %s list the bucket without a prefix condition, so a missing key answers 404, not 403',
+    (role) => {
+      const list = statementsOf(role).filter((s) => actions(s).includes('s3:ListBucket'));
+      expect(list.some((s) => s.Condition === undefined)).toBe(true);
+    },
+  );
+
+  it('keeps the logs bucket, and an existing bucket’s policy, when the stack is removed or replaces them', () => {
+    for (const id of ['LogsBucket', 'ExistingBucketPolicy'])
+      expect(res(id)).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+
+  it('may decrypt the webhook parameter only with a customer managed key named by param', () => {
+    const stmts = (res('NotifyRole').Properties.Policies as { PolicyDocument: { Statement: Json[] } }[])
+      .flatMap((p) => p.PolicyDocument.Statement)
+      .filter((s) => text(s).includes('kms:'));
+    expect(stmts).toEqual([
+      {
+        'Fn::If': [
+          'UseWebhookKey',
+          { Sid: 'DecryptWebhookUrl', Effect: 'Allow', Action: ['kms:Decrypt'], Resource: '' },
+          { Ref: 'AWS::NoValue' },
+        ],
+      },
+    ]);
+    expect(template.Conditions.UseWebhookKey).toEqual({ 'Fn::Not': [{ 'Fn::Equals': ['', ''] }] });
   });
 
   it('lets analyze write the findings history and nothing else new in the bucket', () => {

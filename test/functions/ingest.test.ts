@@ -190,13 +190,15 @@ describe('ingest handler', () => {
     const skipped = logs().find(
       (l) => l.message === 'object ingested' && l.objectKey === 'logs/eks-a/gone.log',
     );
-    expect(skipped).toMatchObject({ outcome: 'superseded' });
+    // Deleted after its notification: skipped and counted, not failed (no hours of retries).
+    expect(skipped).toMatchObject({ outcome: 'gone' });
     const emf = logs().filter((l) => l._aws !== undefined);
     const metric = (name: string, dims: Record<string, string> = {}): number[] =>
       emf
         .filter((l) => name in l && Object.entries(dims).every(([k, v]) => l[k] === v))
         .map((l) => l[name] as number);
     expect(metric('RecordsIngested').flat()).toContain(2);
+    expect(metric('ObjectsSkipped', { reason: 'gone' })).toEqual([1]);
     expect(
       metric('RecordsSkipped', { reason: 'incomplete-record' }).length +
         metric('RecordsSkipped', { reason: 'corrupt-json' }).length,

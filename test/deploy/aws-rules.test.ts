@@ -1,0 +1,279 @@
+// The packaged stack checked against AWS's own rules, offline, for every parameter set:
+// CloudFormation's resource schemas and AWS's name limits, the dependency graph (no
+// cycle), and the role policies evaluated by an IAM simulator against every call the
+// functions make in an emulated end-to-end run. Each check is also shown to fail on a
+// planted fault. The emulator enforces none of these rules, so only these tests see them.
+import { cycles, danglingReferences, dependencyGraph } from './rules/dependency-graph';
+import { notePresigned } from './rules/call-recorder';
+import { recordedRun, type RecordedRun } from './rules/emulated-run';
+import { evaluateRequests, rolesOfFunctions } from './rules/iam-check';
+import {
+  functionKeys,
+  implicitRequests,
+  requestsForCall,
+  topicKeyRequests,
+  type IamRequest,
+  type Translate,
+} from './rules/iam-requests';
+import { nameViolations } from './rules/name-limits';
+import { packageAll, PARAMETER_SETS, type Packaged } from './rules/packaged-sets';
+import { Resolver } from './rules/resolve';
+import { schemaViolations, specDatabase } from './rules/schema-check';
+import { effectiveTemplate, type Json, type Template } from './rules/template';
+
+jest.mock('@aws-sdk/s3-request-presigner', () => {
+  const actual = jest.requireActual('@aws-sdk/s3-request-presigner');
+  return {
+    ...actual,
+    getSignedUrl: (client: unknown, command: { input: { Bucket?: string; Key?: string } }, opts: unknown) => {
+      notePresigned(command.input);
+      return actual.getSignedUrl(client, command, opts);
+    },
+  };
+});
+
+const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+
+let packaged: Packaged[];
+const runs = new Map<string, RecordedRun>();
+
+/** Each function's environment as the template sets it for this deployment. */
+function environments(t: Template): Map<string, Record<string, string>> {
+  const r = new Resolver(t);
+  const out = new Map<string, Record<string, string>>();
+  for (const [id, fn] of functionKeys(t)) {
+    const vars = ((t.Resources[id]!.Properties!.Environment as { Variables?: Json } | undefined)?.Variables ??
+      {}) as Record<string, Json>;
+    out.set(fn, Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, r.string(v)])));
+  }
+  return out;
+}
+
+/** The emulated run for this template's function environments (runs shared by sets with the same ones). */
+async function runFor(t: Template): Promise<RecordedRun> {
+  const envs = environments(t);
+  const key = JSON.stringify([...envs]);
+  let run = runs.get(key);
+  if (!run) {
+    run = await recordedRun((fn) => envs.get(fn) ?? {});
+    runs.set(key, run);
+  }
+  return run;
+}
+
+/** Emulator names to the ones the template deploys, through the environment variables that carry both. */
+function translation(t: Template, run: RecordedRun): Translate {
+  const envs = [...environments(t).values()];
+  const deployed = (v: string): string | undefined => {
+    const carriers: Record<string, string> = {
+      [run.stack.bucket]: 'BUCKET',
+      [run.stack.topicArn]: 'TOPIC_ARN',
+      [run.stack.chatTopicArn]: 'CHAT_TOPIC_ARN',
+      [run.stack.analysisQueueUrl]: 'ANALYSIS_QUEUE_URL',
+      [run.stack.webhookParameter]: 'SLACK_WEBHOOK_PARAMETER',
+    };
+    const name = carriers[v];
+    return name ? envs.find((e) => e[name] !== undefined)?.[name] : undefined;
+  };
+  const must = (v: string): string => {
+    const d = deployed(v);
+    if (d === undefined) throw new Error(`the emulated run used ${v}, which no function's environment names`);
+    return d;
+  };
+  return {
+    bucket: must,
+    topicArn: must,
+    parameterName: must,
+    queueArn: (url) => {
+      const m = /^https:\/\/sqs\.([^.]+)\.amazonaws\.com\/(\d+)\/(.+)$/.exec(must(url));
+      if (!m) throw new Error(`not an SQS queue URL: ${must(url)}`);
+      return `arn:aws:sqs:${m[1]}:${m[2]}:${m[3]}`;
+    },
+  };
+}
+
+/**
+ * The IAM requests of a run: the recorded calls, what AWS does with the roles on the
+ * functions' behalf, and KMS where the bucket, a topic or the webhook SecureString uses a
+ * customer managed key (the bucket's from its encryption, the SecureString's from the param
+ * naming it: the parameter itself is not part of the stack).
+ */
+function requestsOf(p: Packaged, t: Template, run: RecordedRun): IamRequest[] {
+  const r = new Resolver(t);
+  const bucketKey = /arn:aws:kms:[^"]+/.exec(
+    JSON.stringify(t.Resources.LogsBucket?.Properties?.BucketEncryption ?? ''),
+  )?.[0];
+  const parameterKey = p.set.params.slackWebhookKmsKeyArn;
+  const keys = { ...(bucketKey ? { bucketKey } : {}), ...(parameterKey ? { parameterKey } : {}) };
+  const fromCalls = run.calls.flatMap((c) => requestsForCall(c, translation(t, run), r.d, keys));
+  return [...fromCalls, ...implicitRequests(t, r), ...topicKeyRequests(t, r, fromCalls)];
+}
+
+beforeAll(async () => {
+  packaged = await packageAll();
+  specDatabase();
+}, 900_000);
+
+describe.each(PARAMETER_SETS.map((s) => [s.name]))('parameter set: %s', (name) => {
+  const of = (): Packaged => packaged.find((p) => p.set.name === name)!;
+
+  it('matches AWS’s resource schemas and name limits', () => {
+    const t = effectiveTemplate(of().template);
+    expect(schemaViolations(t)).toEqual([]);
+    expect(nameViolations(t)).toEqual([]);
+  });
+
+  it('has no dependency cycle, in any branch', () => {
+    expect(danglingReferences(of().template)).toEqual([]);
+    expect(cycles(dependencyGraph(of().template))).toEqual([]);
+  });
+
+  it('allows every call the functions make, as the role policies say', async () => {
+    const t = effectiveTemplate(of().template);
+    const run = await runFor(t);
+    // The run did what a deployment does: alerts published and posted.
+    expect(run.alerts).toBeGreaterThan(0);
+    expect(run.slackPosts).toBe(run.alerts);
+    const requests = requestsOf(of(), t, run);
+    const verdict = await evaluateRequests(rolesOfFunctions(t, new Resolver(t)), requests, '123456789012');
+    expect(verdict.denied).toEqual([]);
+    expect(verdict.evaluated).toBeGreaterThan(10);
+    if (verdict.unused.length > 0)
+      console.warn(`[${name}] allowed, but no recorded call needs it:\n  ${verdict.unused.join('\n  ')}`);
+  }, 300_000);
+});
+
+describe('each check fails on a planted fault', () => {
+  const base = (): Template => clone(packaged.find((p) => p.set.name === 'default')!.template);
+  type Props = Record<string, Json>;
+  const props = (t: Template, id: string): Props => t.Resources[id]!.Properties as Props;
+
+  it.each<[string, (t: Template) => void, RegExp]>([
+    [
+      'a misspelt property',
+      (t) => (props(t, 'IngestQueue').VisibilityTimout = 1800),
+      /IngestQueue\.Properties\.VisibilityTimout: AWS::SQS::Queue has no property VisibilityTimout/,
+    ],
+    [
+      'a value of the wrong type',
+      (t) => (props(t, 'AnalysisQueue').FifoQueue = 'yes'),
+      /FifoQueue: must be a boolean/,
+    ],
+    [
+      'a value outside the allowed ones',
+      (t) => {
+        const lc = props(t, 'LogsBucket').LifecycleConfiguration as Props;
+        lc.TransitionDefaultMinimumObjectSize = 'all';
+      },
+      /TransitionDefaultMinimumObjectSize: must be one of varies_by_storage_class, all_storage_classes_128K/,
+    ],
+    [
+      'a missing required property',
+      (t) => delete props(t, 'IngestRole').AssumeRolePolicyDocument,
+      /requires AssumeRolePolicyDocument/,
+    ],
+    [
+      'an attribute the target does not have',
+      (t) =>
+        (props(t, 'NotifyDeadLetterAlarm').Dimensions = [
+          { Name: 'QueueName', Value: { 'Fn::GetAtt': ['NotifyDeadLetterQueue', 'Name'] } },
+        ]),
+      /NotifyDeadLetterQueue \(AWS::SQS::Queue\) has no attribute Name/,
+    ],
+    [
+      'an unknown deletion policy',
+      (t) => (t.Resources.LogsBucket!.DeletionPolicy = 'Keep'),
+      /LogsBucket\.DeletionPolicy: Keep is not a policy/,
+    ],
+    [
+      'an unknown resource type',
+      (t) => (t.Resources.LogsBucket!.Type = 'AWS::S3::Buckets'),
+      /AWS::S3::Buckets is not a CloudFormation resource type/,
+    ],
+  ])('schema: %s', (_, plant, expected) => {
+    const t = base();
+    plant(t);
+    const found = schemaViolations(effectiveTemplate(t));
+    expect(found.some((v) => expected.test(v))).toBe(true);
+  });
+
+  it('names: a function name over Lambda’s 64 characters', () => {
+    const t = effectiveTemplate(base());
+    props(t, 'DispatchAnalysisLambdaFunction').FunctionName =
+      `koperator-audit-${'x'.repeat(32)}-dispatchAnalysis`;
+    expect(nameViolations(t)).toEqual([
+      expect.stringMatching(/FunctionName: .* \(65 characters\) breaks Lambda/),
+    ]);
+  });
+
+  it('dependencies: the queue policy naming the bucket by Ref, which waits for the policy (the cycle that was)', () => {
+    const t = base();
+    const allow = (props(t, 'IngestQueuePolicy').PolicyDocument as { Statement: Props[] }).Statement[0]!;
+    (allow.Condition as Props).ArnLike = {
+      'aws:SourceArn': {
+        'Fn::Sub': [
+          'arn:${AWS::Partition}:s3:::${B}',
+          { B: { 'Fn::If': ['CreateBucket', { Ref: 'LogsBucket' }, ''] } },
+        ],
+      },
+    };
+    expect(cycles(dependencyGraph(t))).toEqual([['IngestQueuePolicy', 'LogsBucket']]);
+  });
+
+  it('dependencies: a DependsOn loop through three resources, and one in an Fn::If branch', () => {
+    const t = base();
+    t.Resources.AlertsTopic!.DependsOn = 'ChatTopic';
+    t.Resources.ChatTopic!.DependsOn = 'AnalysisQueue';
+    props(t, 'AnalysisQueue').Tags = {
+      'Fn::If': ['UseKms', [{ Key: 'k', Value: { Ref: 'AlertsTopic' } }], []],
+    };
+    expect(cycles(dependencyGraph(t))).toEqual([['AlertsTopic', 'AnalysisQueue', 'ChatTopic']]);
+  });
+
+  it.each<[string, (t: Template) => void, RegExp]>([
+    [
+      'analyze may list only under facts/ (the silent monitor that was)',
+      (t) => {
+        const s = (
+          props(t, 'AnalyzeRole').Policies as { PolicyDocument: { Statement: Props[] } }[]
+        )[0]!.PolicyDocument.Statement.find((x) => x.Sid === 'ListBucket')!;
+        s.Condition = { StringLike: { 's3:prefix': ['facts/', 'facts/*'] } };
+      },
+      /AnalyzeRole: s3:ListBucket on arn:aws:s3:::koperator-audit-test-\w+ is ImplicitlyDenied \(analyze: S3 GetObject \(NoSuchKey 404\): may find no object\)/,
+    ],
+    [
+      'analyze may not publish to the chat topic',
+      (t) => {
+        const s = (
+          props(t, 'AnalyzeRole').Policies as { PolicyDocument: { Statement: Props[] } }[]
+        )[0]!.PolicyDocument.Statement.find((x) => x.Sid === 'PublishAlerts')!;
+        s.Resource = [{ Ref: 'AlertsTopic' }];
+      },
+      /AnalyzeRole: sns:Publish on arn:aws:sns:us-east-1:123456789012:koperator-audit-test-chat is ImplicitlyDenied/,
+    ],
+    [
+      'ingest may not read the logs',
+      (t) => {
+        const doc = (props(t, 'IngestRole').Policies as { PolicyDocument: { Statement: Props[] } }[])[0]!
+          .PolicyDocument;
+        doc.Statement = doc.Statement.filter((x) => x.Sid !== 'ReadLogs');
+      },
+      /IngestRole: s3:GetObject on arn:aws:s3:::koperator-audit-test-\w+\/logs\/eks-rules\/.* is ImplicitlyDenied/,
+    ],
+  ])(
+    'IAM: %s',
+    async (_, plant, expected) => {
+      const t = base();
+      plant(t);
+      const eff = effectiveTemplate(t);
+      const run = await runFor(eff);
+      const verdict = await evaluateRequests(
+        rolesOfFunctions(eff, new Resolver(eff)),
+        requestsOf(packaged[0]!, eff, run),
+        '123456789012',
+      );
+      expect(verdict.denied.some((d) => expected.test(d))).toBe(true);
+    },
+    300_000,
+  );
+});
