@@ -315,6 +315,13 @@ describe('osls package (offline)', () => {
     for (const [, g] of groups) expect(g.Properties.RetentionInDays).toBe(30);
   });
 
+  it('has ingest ask for analyses on evidence on the analysis queue, within the analysis’ maximum age', () => {
+    const env = (res('IngestLambdaFunction').Properties.Environment as { Variables: Json }).Variables;
+    expect(env.ANALYSIS_QUEUE_URL).toEqual({ Ref: 'AnalysisQueue' });
+    const analyze = (res('AnalyzeLambdaFunction').Properties.Environment as { Variables: Json }).Variables;
+    expect(env.ANALYSIS_MAX_AGE).toBe(analyze.ANALYSIS_MAX_AGE);
+  });
+
   it('passes the Slack webhook parameter by name only, never its value', () => {
     const env = (res('NotifySlackLambdaFunction').Properties.Environment as { Variables: Json }).Variables;
     expect(env.SLACK_WEBHOOK_PARAMETER).toBe('/koperator-audit/test/slack-webhook-url');
@@ -357,6 +364,7 @@ describe('osls package (offline)', () => {
         'sqs:DeleteMessage',
         'sqs:GetQueueAttributes',
         'sqs:ReceiveMessage',
+        'sqs:SendMessage',
       ],
     ],
     [
@@ -397,6 +405,7 @@ describe('osls package (offline)', () => {
     ['AnalyzeRole', 'sns:Publish', 'AlertsTopic', '*'],
     ['AnalyzeRole', 'sqs:ReceiveMessage', 'AnalysisQueue', 'IngestQueue'],
     ['DispatchRole', 'sqs:SendMessage', 'AnalysisQueue', 'IngestQueue'],
+    ['IngestRole', 'sqs:SendMessage', 'AnalysisQueue', 'IngestQueue'],
     ['NotifyRole', 'ssm:GetParameter', 'parameter/koperator-audit/test/slack-webhook-url', '*'],
   ])('%s: %s on %s only', (role, action, must, mustNot) => {
     const rs = statementsOf(role)
