@@ -6,7 +6,7 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { triggerDecision } from '../lib/alerts/evidence';
 import { sendAnalysisRequests } from '../lib/aws/analysis-queue';
-import { createAwsClients } from '../lib/aws/clients';
+import { s3Client, sqsClient } from '../lib/aws/clients';
 import { ingestConfigFromEnv, type IngestConfig } from '../lib/aws/env-config';
 import { ingestS3Object, skippedByReason, type IngestObjectResult } from '../lib/aws/ingest-object';
 import { createLogger, createMetrics, METRIC } from '../lib/aws/observability';
@@ -15,7 +15,7 @@ import { missingBucketSettings, readBucketSettings } from '../lib/aws/bucket-che
 
 const logger = createLogger('ingest');
 const metrics = createMetrics();
-const clients = createAwsClients();
+const clients = { s3: s3Client(), sqs: sqsClient() };
 
 /** `at.ref` is the object being ingested when it throws, for the failure's log line. */
 async function processRecord(
