@@ -104,6 +104,13 @@ describe('osls package (offline)', () => {
     expect(/^\s+runtime: (\S+)$/m.exec(yml)?.[1]).toBe('nodejs24.x');
   });
 
+  it('minifies the bundles and keeps their source maps, which the functions load', () => {
+    const yml = readFileSync(path.join(root, 'serverless.yml'), 'utf8');
+    expect(/^\s+minify: (\S+)$/m.exec(yml)?.[1]).toBe('true');
+    expect(/^\s+sourcemap: (\S+)$/m.exec(yml)?.[1]).toBe('true');
+    expect(/^\s+NODE_OPTIONS: (.+)$/m.exec(yml)?.[1]).toContain('--enable-source-maps');
+  });
+
   it('bounds ingestion: the queue mapping’s maximum concurrency within the function’s reserved concurrency', () => {
     const esm = ofType('AWS::Lambda::EventSourceMapping').find(([, m]) =>
       text(m.Properties.EventSourceArn).includes('IngestQueue'),
