@@ -5,7 +5,7 @@
 // dead-lettered, and since the queue is FIFO per cluster no other cluster waits for it.
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { createAwsClients } from '../lib/aws/clients';
+import { s3Client, snsClient, eventBridgeClient } from '../lib/aws/clients';
 import { analyzeConfigFromEnv } from '../lib/aws/env-config';
 import { parseAnalysisRequest } from '../lib/aws/analysis-queue';
 import { analyzeCluster, type ClusterRun } from '../lib/aws/analyze-run';
@@ -14,7 +14,7 @@ import { createLogger, createMetrics, METRIC } from '../lib/aws/observability';
 
 const logger = createLogger('analyze');
 const metrics = createMetrics();
-const clients = createAwsClients();
+const clients = { s3: s3Client(), sns: snsClient(), events: eventBridgeClient() };
 
 export interface ClusterSummary {
   cluster: string;

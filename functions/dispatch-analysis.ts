@@ -4,14 +4,14 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, ScheduledEvent } from 'aws-lambda';
 import { sendAnalysisRequests } from '../lib/aws/analysis-queue';
-import { clustersToAnalyze } from '../lib/aws/analyze-run';
-import { createAwsClients } from '../lib/aws/clients';
+import { clustersToAnalyze } from '../lib/aws/facts-store';
+import { s3Client, sqsClient } from '../lib/aws/clients';
 import { dispatchConfigFromEnv } from '../lib/aws/env-config';
 import { createLogger, createMetrics, METRIC } from '../lib/aws/observability';
 
 const logger = createLogger('dispatchAnalysis');
 const metrics = createMetrics();
-const clients = createAwsClients();
+const clients = { s3: s3Client(), sqs: sqsClient() };
 
 export interface DispatchResponse {
   time: string;

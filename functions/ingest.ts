@@ -4,16 +4,18 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { createAwsClients } from '../lib/aws/clients';
+import { triggerDecision } from '../lib/alerts/evidence';
+import { sendAnalysisRequests } from '../lib/aws/analysis-queue';
+import { s3Client, sqsClient } from '../lib/aws/clients';
 import { ingestConfigFromEnv, type IngestConfig } from '../lib/aws/env-config';
-import { ingestS3Object, skippedByReason } from '../lib/aws/ingest-object';
+import { ingestS3Object, skippedByReason, type IngestObjectResult } from '../lib/aws/ingest-object';
 import { createLogger, createMetrics, METRIC } from '../lib/aws/observability';
 import { parseS3Notification, type S3ObjectRef } from '../lib/aws/s3-events';
 import { missingBucketSettings, readBucketSettings } from '../lib/aws/bucket-check';
 
 const logger = createLogger('ingest');
 const metrics = createMetrics();
-const clients = createAwsClients();
+const clients = { s3: s3Client(), sqs: sqsClient() };
 
 /** `at.ref` is the object being ingested when it throws, for the failure's log line. */
 async function processRecord(
@@ -75,7 +77,42 @@ async function processRecord(
           .addDimension('reason', reason)
           .addMetric(METRIC.recordsSkipped, MetricUnit.Count, n);
     }
+    await requestAnalysisOnEvidence(record.messageId, r, config);
   }
+}
+
+/**
+ * Facts holding evidence (a broker pod deleted by its operator, a fight's write) ask for
+ * their cluster's analysis now, on the schedule's FIFO queue: the message group keeps one
+ * run per cluster at a time, the deduplication id (cluster and time) makes a redelivered
+ * object's request a no-op. A failed send fails the message, so the object is ingested
+ * again (the same facts keys) and the request sent again.
+ */
+async function requestAnalysisOnEvidence(
+  messageId: string,
+  r: IngestObjectResult,
+  config: IngestConfig,
+): Promise<void> {
+  if (!config.trigger) return;
+  const d = triggerDecision(r.cluster, r.evidence, Date.now(), config.trigger.maxAgeSeconds * 1000);
+  if (d.action === 'none') return;
+  if (d.action === 'too-old') {
+    logger.info('evidence older than ANALYSIS_MAX_AGE: left to the schedule', {
+      messageId,
+      cluster: r.cluster,
+      time: d.time,
+      evidence: d.counts,
+    });
+    metrics.addMetric(METRIC.evidenceLeftToSchedule, MetricUnit.Count, 1);
+    return;
+  }
+  await sendAnalysisRequests(clients.sqs(), config.trigger.queueUrl, [d.request]);
+  logger.info('analysis requested on evidence', { messageId, ...d.request, evidence: d.counts });
+  for (const kind of Object.keys(d.counts))
+    metrics
+      .singleMetric()
+      .addDimension('evidence', kind)
+      .addMetric(METRIC.analysesRequestedOnEvidence, MetricUnit.Count, 1);
 }
 
 /** Per container: an existing bucket's settings are checked on the first invocation only. */

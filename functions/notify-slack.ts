@@ -3,7 +3,7 @@
 // per container; never resolved into the template).
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SNSEvent } from 'aws-lambda';
-import { createAwsClients } from '../lib/aws/clients';
+import { ssmClient } from '../lib/aws/clients';
 import { notifyConfigFromEnv } from '../lib/aws/env-config';
 import { createLogger, createMetrics, METRIC } from '../lib/aws/observability';
 import { cachedSsmParameter, type CachedSecret } from '../lib/aws/ssm-secret';
@@ -13,7 +13,7 @@ import { buildSlackPayload } from '../lib/notify/slack';
 
 const logger = createLogger('notify-slack');
 const metrics = createMetrics();
-const clients = createAwsClients();
+const clients = { ssm: ssmClient() };
 const secrets = new Map<string, CachedSecret>();
 
 export const handler = async (

@@ -116,7 +116,7 @@ export interface AlertState {
 export interface PendingAlert {
   event: AlertEvent;
   window: { from: string; to: string };
-  report: { uri: string; url?: string; expiresAt?: string } | null;
+  report: { uri: string; url?: string; expiresAt?: string; expiry?: 'exact' | 'at-most' } | null;
 }
 
 export interface AlertOptions {

@@ -28,8 +28,8 @@ import { toAlertMessage } from '../notify/message';
 import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { publishAlert } from './alert-sinks';
 import { AlertStateConflictError, loadAlertState, saveAlertState } from './alert-state-store';
-import type { AnalyzeConfig, DispatchConfig } from './env-config';
-import { listFactsClusters, readFactsWindow } from './facts-store';
+import type { AnalyzeConfig } from './env-config';
+import { readFactsWindow } from './facts-store';
 import { writeFindingsHistory, type HistoryWritten } from './findings-history';
 import { writeReport, type ReportLink } from './report-store';
 import { renderReport } from '../report';
@@ -71,16 +71,6 @@ export interface ClusterRun {
 }
 
 const quiet: RunLogger = { info: () => undefined, warn: () => undefined };
-
-/** The clusters one schedule analyses: the configured list, else every cluster with facts. */
-export async function clustersToAnalyze(
-  s3: S3Client,
-  config: Pick<DispatchConfig, 'bucket' | 'layout' | 'clusters'>,
-): Promise<string[]> {
-  return config.clusters.length > 0
-    ? [...config.clusters]
-    : await listFactsClusters(s3, config.bucket, config.layout);
-}
 
 /**
  * One cluster's run. Never throws: a failure (damaged facts, a failed publish) is

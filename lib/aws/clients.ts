@@ -12,14 +12,6 @@ import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SSMClient } from '@aws-sdk/client-ssm';
 
-export interface AwsClients {
-  s3(): S3Client;
-  sns(): SNSClient;
-  sqs(): SQSClient;
-  ssm(): SSMClient;
-  events(): EventBridgeClient;
-}
-
 /**
  * The settings a client is built from. In Lambda they never change; the local pipeline
  * sets them per run, so a client built for an earlier run's emulator is rebuilt.
@@ -47,14 +39,26 @@ function memo<T>(env: Record<string, string | undefined>, service: string, make:
   };
 }
 
-export function createAwsClients(env: Record<string, string | undefined> = process.env): AwsClients {
-  return {
-    s3: memo(env, 'S3', () => new S3Client({ forcePathStyle: env.KOPERATOR_AUDIT_S3_PATH_STYLE === 'true' })),
-    sns: memo(env, 'SNS', () => new SNSClient({})),
-    // Against an emulator (an endpoint from the environment), keep to that endpoint instead
-    // of the host in the queue URL, which names the emulator's virtual host.
-    sqs: memo(env, 'SQS', () => new SQSClient(env.AWS_ENDPOINT_URL ? { useQueueUrlAsEndpoint: false } : {})),
-    ssm: memo(env, 'SSM', () => new SSMClient({})),
-    events: memo(env, 'EVENTBRIDGE', () => new EventBridgeClient({})),
-  };
-}
+type Env = Record<string, string | undefined>;
+
+// One factory per service, so that a function's bundle holds only the SDK clients it calls:
+// esbuild drops the unused ones (the client packages declare no side effects), where one
+// object of all five kept every client in every bundle.
+export const s3Client = (env: Env = process.env): (() => S3Client) =>
+  memo(env, 'S3', () => new S3Client({ forcePathStyle: env.KOPERATOR_AUDIT_S3_PATH_STYLE === 'true' }));
+
+export const snsClient = (env: Env = process.env): (() => SNSClient) =>
+  memo(env, 'SNS', () => new SNSClient({}));
+
+/**
+ * Against an emulator (an endpoint from the environment), keep to that endpoint instead of
+ * the host in the queue URL, which names the emulator's virtual host.
+ */
+export const sqsClient = (env: Env = process.env): (() => SQSClient) =>
+  memo(env, 'SQS', () => new SQSClient(env.AWS_ENDPOINT_URL ? { useQueueUrlAsEndpoint: false } : {}));
+
+export const ssmClient = (env: Env = process.env): (() => SSMClient) =>
+  memo(env, 'SSM', () => new SSMClient({}));
+
+export const eventBridgeClient = (env: Env = process.env): (() => EventBridgeClient) =>
+  memo(env, 'EVENTBRIDGE', () => new EventBridgeClient({}));

@@ -60,15 +60,39 @@ export interface IngestConfig {
   /** Cluster of logs not under `<logs prefix>/<cluster>/`. */
   defaultCluster: string;
   maxLineBytes?: number;
+  /**
+   * Where facts holding evidence (lib/alerts/evidence.ts) ask for their cluster's analysis at
+   * once; null without ANALYSIS_QUEUE_URL (the schedule alone then analyses).
+   */
+  trigger: AnalysisTriggerConfig | null;
+}
+
+export interface AnalysisTriggerConfig {
+  /** The FIFO analysis queue the analyze function consumes. */
+  queueUrl: string;
+  /** Evidence older than this (by the clock) asks for nothing: a backfill or a late object. */
+  maxAgeSeconds: number;
+  /** OPERATOR_USERS: only their broker pod deletes count; empty: anyone's but Kubernetes' own. */
+  operatorUsers: string[];
 }
 
 export function ingestConfigFromEnv(env: Env): IngestConfig {
   const maxLine = env.MAX_LINE_BYTES ? positiveInt(env, 'MAX_LINE_BYTES', 1) : undefined;
+  const queueUrl = env.ANALYSIS_QUEUE_URL ?? '';
   return {
     factsBucket: env.FACTS_BUCKET || required(env, 'BUCKET'),
     layout: layout(env),
     defaultCluster: env.DEFAULT_CLUSTER || 'default',
     ...(maxLine !== undefined ? { maxLineBytes: maxLine } : {}),
+    trigger:
+      queueUrl === ''
+        ? null
+        : {
+            queueUrl,
+            // The analysis skips a request that waited this long; older evidence is the schedule's.
+            maxAgeSeconds: duration(env, 'ANALYSIS_MAX_AGE', 900),
+            operatorUsers: list(env, 'OPERATOR_USERS'),
+          },
   };
 }
 

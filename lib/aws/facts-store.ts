@@ -17,6 +17,7 @@ import {
   type BucketLayout,
 } from '../facts/partition';
 import type { Fact } from '../model/facts';
+import type { DispatchConfig } from './env-config';
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
@@ -96,6 +97,20 @@ export async function listFactsClusters(
     .map((p) => clusterOfFactsPrefix(layout, p))
     .filter((c): c is string => c !== null)
     .sort();
+}
+
+/**
+ * The clusters one schedule analyses: the configured list, else every cluster with facts.
+ * Here, beside the listing, rather than with the analysis run: the dispatch function's
+ * bundle then holds none of the analysis.
+ */
+export async function clustersToAnalyze(
+  s3: S3Client,
+  config: Pick<DispatchConfig, 'bucket' | 'layout' | 'clusters'>,
+): Promise<string[]> {
+  return config.clusters.length > 0
+    ? [...config.clusters]
+    : await listFactsClusters(s3, config.bucket, config.layout);
 }
 
 /** Hour partitions holding facts of a cluster, oldest first. */

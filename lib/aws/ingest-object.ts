@@ -3,6 +3,7 @@
 // prefix, one object per hour. The unit the ingest function processes per message.
 import { GetObjectCommand, HeadObjectCommand, S3ServiceException, type S3Client } from '@aws-sdk/client-s3';
 import type { Readable } from 'stream';
+import { evidenceRules, findEvidence, type Evidence } from '../alerts/evidence';
 import { projectRecord } from '../facts/project';
 import { clusterOfLogKey, normalisePrefix } from '../facts/partition';
 import { AuditDeduper, readObject, type IngestOptions } from '../ingest';
@@ -37,6 +38,8 @@ export interface IngestObjectResult {
   facts: number;
   untimedFacts: number;
   stats: IngestStats;
+  /** What the written facts hold that is worth an analysis at once (none unless ingested). */
+  evidence: Evidence;
 }
 
 /** Thrown for failures worth a retry (the message goes back to the queue, then to the DLQ). */
@@ -57,7 +60,8 @@ export async function ingestS3Object(
   const source = `s3://${ref.bucket}/${ref.key}`;
   const cluster = clusterOfLogKey(ref.key, config.layout.logsPrefix, config.defaultCluster);
   const stats = createIngestStats();
-  const base = { source, cluster, records: 0, facts: 0, untimedFacts: 0, stats };
+  const none: Evidence = { counts: {}, newestMs: null };
+  const base = { source, cluster, records: 0, facts: 0, untimedFacts: 0, stats, evidence: none };
   // Never read our own output: a notification misconfigured to the whole bucket would
   // otherwise turn every facts write into another ingest.
   const logsPrefix = normalisePrefix(config.layout.logsPrefix);
@@ -130,6 +134,7 @@ export async function ingestS3Object(
     records,
     facts: written.facts,
     untimedFacts: written.untimed,
+    evidence: findEvidence(facts, evidenceRules({ operatorUsers: config.trigger?.operatorUsers ?? [] })),
   };
 }
 

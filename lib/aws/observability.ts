@@ -19,6 +19,10 @@ export const METRIC = {
   alertsPublished: 'AlertsPublished',
   slackPosts: 'SlackPosts',
   analysesDispatched: 'AnalysesDispatched',
+  /** Analyses the ingest asked for at once, on evidence in the facts it wrote (dimension `evidence`). */
+  analysesRequestedOnEvidence: 'AnalysesRequestedOnEvidence',
+  /** Evidence too old to analyse ahead of the schedule (a backfill, a late object). */
+  evidenceLeftToSchedule: 'EvidenceLeftToSchedule',
   staleAnalysesSkipped: 'StaleAnalysesSkipped',
   findingsRowsWritten: 'FindingsRowsWritten',
   bucketSettingsMissing: 'BucketSettingsMissing',

@@ -10,6 +10,12 @@ export interface ReportLink {
   html?: { uri: string; url?: string };
   /** When the pre-signed URLs stop working (RFC 3339). */
   expiresAt?: string;
+  /**
+   * `exact`: the signing credentials end no sooner (or were known to end then). `at-most`:
+   * temporary credentials whose end the SDK was not told (a Lambda role's, from the
+   * environment), so the link may stop working sooner, when that session ends.
+   */
+  expiry?: 'exact' | 'at-most';
 }
 
 export async function writeReport(
@@ -52,23 +58,32 @@ export async function writeReport(
     getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: k }), { expiresIn: link.expiresSeconds });
   result.url = await sign(key);
   if (result.html && htmlKey !== null) result.html.url = await sign(htmlKey);
-  result.expiresAt = await signedUntil(s3, link.expiresSeconds);
+  Object.assign(result, await signedUntil(s3, link.expiresSeconds));
   return result;
 }
 
 /**
  * A pre-signed URL lives at most as long as the credentials that signed it. Where the SDK
  * knows when they expire (an assumed role, AWS_CREDENTIAL_EXPIRATION) that bounds the
- * stated lifetime; otherwise the requested one is stated.
+ * stated lifetime, exactly. Temporary credentials without a stated end (a session token
+ * and nothing else, as Lambda hands its role's) leave only an upper bound: AWS notes that
+ * services assuming a role, Lambda among them, need not keep to its session duration.
  */
-async function signedUntil(s3: S3Client, expiresSeconds: number): Promise<string> {
+async function signedUntil(
+  s3: S3Client,
+  expiresSeconds: number,
+): Promise<Required<Pick<ReportLink, 'expiresAt' | 'expiry'>>> {
   let end = Date.now() + expiresSeconds * 1000;
+  let expiry: 'exact' | 'at-most' = 'exact';
   try {
     const creds = await s3.config.credentials();
     const credsEnd = creds.expiration?.getTime();
-    if (credsEnd !== undefined && credsEnd < end) end = credsEnd;
+    if (credsEnd !== undefined) {
+      if (credsEnd < end) end = credsEnd;
+    } else if (creds.sessionToken) expiry = 'at-most';
   } catch {
-    // Signing above already succeeded with these credentials; keep the requested lifetime.
+    // Signing above already succeeded with these credentials, whose end is not known here.
+    expiry = 'at-most';
   }
-  return new Date(Math.floor(end / 1000) * 1000).toISOString();
+  return { expiresAt: new Date(Math.floor(end / 1000) * 1000).toISOString(), expiry };
 }

@@ -154,8 +154,27 @@ function descriptionOf(m: AlertMessage, budget: number): string {
     lines.push(line);
     used += line.length + 1;
   }
-  const body = [...head, ...(lines.length > 0 ? ['*Fields (from → to, by whom)*', ...lines] : []), ...tail];
-  return cut(body.join('\n'), budget);
+  // Whatever is cut, it is never the link: a cut URL is a broken one.
+  const whole = tail.join('\n');
+  // A URL longer than the whole description cannot be shown at all: say so, never cut it.
+  const tailText =
+    whole.length < budget
+      ? whole
+      : `*Full report* its link (${link?.url.length ?? 0} characters) is longer than a chat message holds: see the email or the alerts topic`;
+  const rest = [...head, ...(lines.length > 0 ? ['*Fields (from → to, by whom)*', ...lines] : [])].join('\n');
+  return `${cut(rest, Math.max(0, budget - tailText.length - 1))}\n${tailText}`;
+}
+
+/**
+ * The next step that opens the report. A pre-signed URL is 1,300-1,700 characters with a
+ * role's session token, more than a next step holds: then it points at the link in the
+ * description, which holds it whole, instead of carrying a cut (broken) URL.
+ */
+function reportNextStep(url: string): string {
+  const step = `Read the full report: ${url}`;
+  return step.length <= CHAT_LIMITS.nextStepChars
+    ? step
+    : 'Read the full report: open the *Full report* link above (too long to repeat here)';
 }
 
 /** The chat notification for one alert; every field within CHAT_LIMITS. */
@@ -171,7 +190,7 @@ export function buildChatNotification(m: AlertMessage, ctx: ChatContext = {}): C
   );
   const link = reportLinkOf(m.report);
   const nextSteps = [cut(chatSafe(recommendationOf(m)), CHAT_LIMITS.nextStepChars)];
-  if (link) nextSteps.push(cut(`Read the full report: ${link.url}`, CHAT_LIMITS.nextStepChars));
+  if (link) nextSteps.push(reportNextStep(link.url));
   const eks = ctx.eksClusterArns?.[m.cluster];
   const keywords = [classOf(m), m.event, m.severity, kafkaCluster, m.cluster]
     .map((k) => cut(chatSafe(k), CHAT_LIMITS.keywordChars))

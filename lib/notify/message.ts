@@ -27,6 +27,8 @@ export interface ReportPointer {
   html?: { uri: string; url?: string };
   /** When a pre-signed URL stops working (RFC 3339); absent for URLs that do not expire. */
   expiresAt?: string;
+  /** `at-most` (or absent, in older messages): it may stop sooner, when the signing session ends. */
+  expiry?: 'exact' | 'at-most';
 }
 
 interface AlertMessageBase {

@@ -114,10 +114,19 @@ export function reportLinkOf(r: ReportPointer | null): ReportLinkWords | null {
   if (!url || !/^https?:\/\//.test(url)) return null;
   return {
     url,
-    lifetime: r.expiresAt
-      ? `link valid until ${r.expiresAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')} at the latest`
-      : null,
+    lifetime: r.expiresAt ? lifetimeWords(r.expiresAt, r.expiry) : null,
   };
+}
+
+/**
+ * Only what is known: an exact end when the signing credentials' end was known, else the
+ * requested end as an upper bound, and why it may come sooner.
+ */
+function lifetimeWords(expiresAt: string, expiry: 'exact' | 'at-most' | undefined): string {
+  const at = expiresAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC');
+  return expiry === 'exact'
+    ? `link valid until ${at}`
+    : `link valid until ${at} at the latest, sooner if the AWS session that signed it ends first`;
 }
 
 /** A value as one short line: strings bare, the rest as JSON, `absent` for a missing side. */

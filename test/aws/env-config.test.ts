@@ -16,11 +16,32 @@ describe('function configuration from the environment', () => {
         statePrefix: 'state/',
       },
       defaultCluster: 'default',
+      trigger: null,
     });
     expect(() => ingestConfigFromEnv({})).toThrow(/BUCKET is not set/);
     expect(
       ingestConfigFromEnv({ BUCKET: 'b', FACTS_BUCKET: 'f', LOGS_PREFIX: 'raw/', MAX_LINE_BYTES: '1024' }),
     ).toMatchObject({ factsBucket: 'f', layout: { logsPrefix: 'raw/' }, maxLineBytes: 1024 });
+  });
+
+  it.each([
+    [{}, null],
+    [
+      { ANALYSIS_QUEUE_URL: 'https://q/a.fifo' },
+      { queueUrl: 'https://q/a.fifo', maxAgeSeconds: 900, operatorUsers: [] },
+    ],
+    [
+      { ANALYSIS_QUEUE_URL: 'https://q/a.fifo', ANALYSIS_MAX_AGE: '5m', OPERATOR_USERS: 'u1, u2' },
+      { queueUrl: 'https://q/a.fifo', maxAgeSeconds: 300, operatorUsers: ['u1', 'u2'] },
+    ],
+  ])('ingest: the analysis on evidence from %j', (extra, trigger) => {
+    expect(ingestConfigFromEnv({ BUCKET: 'b', ...extra }).trigger).toEqual(trigger);
+  });
+
+  it('ingest: a wrong ANALYSIS_MAX_AGE is refused', () => {
+    expect(() =>
+      ingestConfigFromEnv({ BUCKET: 'b', ANALYSIS_QUEUE_URL: 'https://q/a.fifo', ANALYSIS_MAX_AGE: 'soon' }),
+    ).toThrow(/ANALYSIS_MAX_AGE must be a duration/);
   });
 
   it('analyze: defaults are a 6 h window, 1 h of context, loops of 3 within 10 min, pre-signed report links for 24 h, no chat topic', () => {

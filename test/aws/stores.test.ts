@@ -149,6 +149,48 @@ describe('report store', () => {
     const until = Date.parse(link.expiresAt!);
     expect(until).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 60_000);
     expect(until).toBeLessThanOrEqual(Date.now() + 60_000);
+    expect(link.expiry).toBe('exact');
+  });
+
+  const soon = new Date(Date.now() + 30 * 60_000);
+  it.each([
+    // Lambda hands its role's credentials through the environment: a session token, no end.
+    ['temporary credentials without a stated end', { sessionToken: 't' }, 'requested', 'at-most'],
+    [
+      'temporary credentials ending before the request',
+      { sessionToken: 't', expiration: soon },
+      'session',
+      'exact',
+    ],
+    [
+      'temporary credentials ending after the request',
+      { sessionToken: 't', expiration: new Date(Date.now() + 48 * 3600_000) },
+      'requested',
+      'exact',
+    ],
+  ] as const)('states the lifetime of a link signed with %s', async (_name, extra, bound, expiry) => {
+    const signer = new S3Client({
+      ...fx.clientConfig,
+      credentials: { ...fx.clientConfig.credentials, ...extra },
+    });
+    const before = Date.now();
+    const link = await writeReport(
+      signer,
+      'stores',
+      'reports/r3.json',
+      { a: 3 },
+      {
+        mode: 'presigned',
+        expiresSeconds: 3600,
+      },
+    );
+    expect(link.expiry).toBe(expiry);
+    const until = Date.parse(link.expiresAt!);
+    if (bound === 'session') expect(until).toBe(Math.floor(soon.getTime() / 1000) * 1000);
+    else {
+      expect(until).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 3600_000);
+      expect(until).toBeLessThanOrEqual(Date.now() + 3600_000);
+    }
   });
 });
 

@@ -113,6 +113,13 @@ describe('osls package (offline)', () => {
     expect(/^\s+runtime: (\S+)$/m.exec(yml)?.[1]).toBe('nodejs24.x');
   });
 
+  it('minifies the bundles and keeps their source maps, which the functions load', () => {
+    const yml = readFileSync(path.join(root, 'serverless.yml'), 'utf8');
+    expect(/^\s+minify: (\S+)$/m.exec(yml)?.[1]).toBe('true');
+    expect(/^\s+sourcemap: (\S+)$/m.exec(yml)?.[1]).toBe('true');
+    expect(/^\s+NODE_OPTIONS: (.+)$/m.exec(yml)?.[1]).toContain('--enable-source-maps');
+  });
+
   it('bounds ingestion: the queue mapping’s maximum concurrency within the function’s reserved concurrency', () => {
     const esm = ofType('AWS::Lambda::EventSourceMapping').find(([, m]) =>
       text(m.Properties.EventSourceArn).includes('IngestQueue'),
@@ -348,6 +355,13 @@ describe('osls package (offline)', () => {
     for (const [, g] of groups) expect(g.Properties.RetentionInDays).toBe(30);
   });
 
+  it('has ingest ask for analyses on evidence on the analysis queue, within the analysis’ maximum age', () => {
+    const env = (res('IngestLambdaFunction').Properties.Environment as { Variables: Json }).Variables;
+    expect(env.ANALYSIS_QUEUE_URL).toEqual({ Ref: 'AnalysisQueue' });
+    const analyze = (res('AnalyzeLambdaFunction').Properties.Environment as { Variables: Json }).Variables;
+    expect(env.ANALYSIS_MAX_AGE).toBe(analyze.ANALYSIS_MAX_AGE);
+  });
+
   it('passes the Slack webhook parameter by name only, never its value', () => {
     const env = (res('NotifySlackLambdaFunction').Properties.Environment as { Variables: Json }).Variables;
     expect(env.SLACK_WEBHOOK_PARAMETER).toBe('/koperator-audit/test/slack-webhook-url');
@@ -391,6 +405,7 @@ describe('osls package (offline)', () => {
         'sqs:DeleteMessage',
         'sqs:GetQueueAttributes',
         'sqs:ReceiveMessage',
+        'sqs:SendMessage',
       ],
     ],
     [
@@ -431,6 +446,7 @@ describe('osls package (offline)', () => {
     ['AnalyzeRole', 'sns:Publish', 'AlertsTopic', '*'],
     ['AnalyzeRole', 'sqs:ReceiveMessage', 'AnalysisQueue', 'IngestQueue'],
     ['DispatchRole', 'sqs:SendMessage', 'AnalysisQueue', 'IngestQueue'],
+    ['IngestRole', 'sqs:SendMessage', 'AnalysisQueue', 'IngestQueue'],
     ['NotifyRole', 'ssm:GetParameter', 'parameter/koperator-audit/test/slack-webhook-url', '*'],
   ])('%s: %s on %s only', (role, action, must, mustNot) => {
     const rs = statementsOf(role)

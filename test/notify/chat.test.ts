@@ -35,7 +35,7 @@ describe('Amazon Q Developer custom notification', () => {
       '• `spec.containers[name=kafka].resources.requests.cpu`: `2` → `1200m` (by scaleops-mutating-webhook-configuration/pods.scaleops.sh)',
     );
     expect(n.content.description).toContain(
-      `*Full report* ${ctx.report.url} (link valid until 2026-11-03 11:31:00 UTC at the latest)`,
+      `*Full report* ${ctx.report.url} (link valid until 2026-11-03 11:31:00 UTC at the latest, sooner if the AWS session that signed it ends first)`,
     );
     expect(n.content.nextSteps).toEqual([
       'Exclude the kafka namespace from the ScaleOps webhook, or set these requests in the KafkaCluster.',
@@ -122,7 +122,7 @@ describe('the chat topic publish', () => {
       '  - spec.containers[name=kafka].resources.requests.cpu: 2 -> 1200m (by scaleops-mutating-webhook-configuration/pods.scaleops.sh)',
     );
     expect(split.email).toContain(
-      `Full report: ${ctx.report.url}\n  (link valid until 2026-11-03 11:31:00 UTC at the latest)`,
+      `Full report: ${ctx.report.url}\n  (link valid until 2026-11-03 11:31:00 UTC at the latest, sooner if the AWS session that signed it ends first)`,
     );
     expect(msg.attributes).toEqual(alertAttributes(m));
   });

@@ -74,5 +74,7 @@ export const ctx = {
     uri: 's3://b/reports/cluster=eks-prod/r.json',
     url: 'https://b.s3.eu-west-1.amazonaws.com/reports/cluster%3Deks-prod/r.json?X-Amz-Expires=86400',
     expiresAt: '2026-11-03T11:31:00.000Z',
+    // Signed in Lambda: temporary credentials whose end the function is not told.
+    expiry: 'at-most' as const,
   },
 };

@@ -38,7 +38,7 @@ describe('Slack Block Kit payload', () => {
     );
     expect(all).toContain('Exclude the kafka namespace from the ScaleOps webhook');
     expect(all).toContain(
-      '<https://b.s3.eu-west-1.amazonaws.com/reports/cluster%3Deks-prod/r.json?X-Amz-Expires=86400|Full report> (link valid until 2026-11-03 11:31:00 UTC at the latest)',
+      '<https://b.s3.eu-west-1.amazonaws.com/reports/cluster%3Deks-prod/r.json?X-Amz-Expires=86400|Full report> (link valid until 2026-11-03 11:31:00 UTC at the latest, sooner if the AWS session that signed it ends first)',
     );
     expect(all).not.toContain('s3://');
     expect(p.text).toBe(
@@ -59,7 +59,17 @@ describe('Slack Block Kit payload', () => {
     [
       'the JSON report’s URL when there is no page, with its lifetime',
       { uri: 's3://b/r.json', url: 'https://x/r.json', expiresAt: '2026-11-03T10:00:00Z' },
-      '<https://x/r.json|Full report> (link valid until 2026-11-03 10:00:00 UTC at the latest)',
+      '<https://x/r.json|Full report> (link valid until 2026-11-03 10:00:00 UTC at the latest, sooner if the AWS session that signed it ends first)',
+    ],
+    [
+      'an exact lifetime when the signing credentials’ end was known',
+      {
+        uri: 's3://b/r.json',
+        url: 'https://x/r.json',
+        expiresAt: '2026-11-03T10:00:00Z',
+        expiry: 'exact' as const,
+      },
+      '<https://x/r.json|Full report> (link valid until 2026-11-03 10:00:00 UTC)',
     ],
     [
       'no s3:// URI when there is no HTTPS URL',
