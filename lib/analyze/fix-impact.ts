@@ -2,7 +2,7 @@
 // those it would not have made, and the broker downtime they cost (drift.md,
 // `summary.fixImpact`). Pure: recreations in, counts out, one recreation at a time so that a
 // spooled day of a fleet is never held.
-import { isAutoscalerUser, isWebhookRef } from '../k8s/writers';
+import { DEFAULT_AUTOSCALER_USERS, isAutoscalerUser, isWebhookRef } from '../k8s/writers';
 import type { Recreation } from '../model/findings';
 import { secondsBetween } from './time';
 
@@ -22,6 +22,8 @@ export interface FixImpact {
   readyUnseen: number;
   /** Recreations with no successor in the data (a downscale, or one outside the logs): no downtime counted. */
   withoutSuccessor: number;
+  /** The users counted as autoscalers (the VPA updater and any configured), so the counts can be redone. */
+  autoscalerUsers: string[];
 }
 
 export type FixVerdict = 'avoidable' | 'reverted-tamper' | 'other';
@@ -98,6 +100,7 @@ export class FixImpactTally {
       downtimeFrom: ready ? 'ready' : 'create',
       readyUnseen: ready ? withSuccessor - this.readySeen : 0,
       withoutSuccessor: this.noSuccessor,
+      autoscalerUsers: autoscalersCounted(this.autoscalerUsers),
     };
   }
 }
@@ -133,7 +136,12 @@ export function sumFixImpacts(parts: readonly FixImpact[]): FixImpact {
         )
       : 0,
     withoutSuccessor: sum('withoutSuccessor'),
+    autoscalerUsers: autoscalersCounted(parts.flatMap((p) => p.autoscalerUsers)),
   };
+}
+
+function autoscalersCounted(configured: readonly string[]): string[] {
+  return [...new Set([...DEFAULT_AUTOSCALER_USERS, ...configured])];
 }
 
 export interface BrokerFixImpact {

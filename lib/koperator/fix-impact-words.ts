@@ -60,3 +60,8 @@ function count(n: number | string): string {
 function trim(s: string): string {
   return s.endsWith('.0') ? s.slice(0, -2) : s;
 }
+
+/** The sentence with its first letter upper-case, to start a line. */
+export function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

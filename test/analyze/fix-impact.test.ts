@@ -93,6 +93,7 @@ describe('fixImpactOf', () => {
     downtimeFrom: 'create',
     readyUnseen: 0,
     withoutSuccessor: 0,
+    autoscalerUsers: [VPA],
   };
   it.each<[string, Recreation[], Partial<FixImpact>]>([
     ['nothing', [], {}],

@@ -25,6 +25,7 @@ import { CLIENT_SCRIPT, PAGE_SIZE } from './client';
 import { escapeHtml as h, jsonForScript, safeHref } from './escape';
 import { inputNotes } from './input-notes';
 import { fightsSection } from './fights';
+import { fixImpactSection } from './fix-impact';
 import { loopsSection } from './loops';
 import { reportCss } from './styles';
 import { renderTimeline } from './timeline';
@@ -140,6 +141,7 @@ ${reportCss()}
 <body data-page-size="${PAGE_SIZE}">
 <main>
 ${header(doc, opts)}
+${fixImpactSection(doc)}
 <section class="card" id="timeline">
 <h2>Timeline</h2>
 ${legend(doc)}
