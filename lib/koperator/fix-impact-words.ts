@@ -1,6 +1,9 @@
 // The fix impact (summary.fixImpact) in the words a team lead forwards to decide the upgrade.
 // Every human format and the loop alerts say it the same way.
-import type { FixImpact } from '../analyze/fix-impact';
+import { fixVerdict, type FixImpact } from '../analyze/fix-impact';
+import { secondsBetween } from '../analyze/time';
+import { isAutoscalerUser, isWebhookRef } from '../k8s/writers';
+import type { Loop, Recreation } from '../model/findings';
 import { FIXED_OPERATOR_VERSION } from './recommendation';
 
 /** "with koperator 0.30.0-rc1, 2,801 of 2,983 recreations (94 %) would not have happened: 3.2 broker-hours of restarts" */
@@ -64,4 +67,47 @@ function trim(s: string): string {
 /** The sentence with its first letter upper-case, to start a line. */
 export function capitalized(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * A loop's reason to upgrade, for its alerts: the fix would end a loop that reverts a
+ * webhook's or an autoscaler's write; one that reverts people's writes would end too, but
+ * those writes would then stand. Null for loops the fix does not change.
+ */
+export function loopUpgradeReason(
+  loop: Pick<Loop, 'classification' | 'mutators'>,
+  latest: Recreation | null,
+  totalCount: number,
+  autoscalerUsers: readonly string[] = [],
+): string | null {
+  if (loop.classification !== 'external-mutation-revert') return null;
+  const verdict = latest
+    ? fixVerdict(latest, autoscalerUsers)
+    : loop.mutators.length === 0
+      ? 'other'
+      : loop.mutators.every((m) => isWebhookRef(m) || isAutoscalerUser(m, autoscalerUsers))
+        ? 'avoidable'
+        : 'reverted-tamper';
+  const n = `${count(totalCount)} ${totalCount === 1 ? 'recreation' : 'recreations'}`;
+  if (verdict === 'avoidable') {
+    const cost = latest ? downtimeOf(latest) : null;
+    return (
+      `Reason to upgrade: with koperator ${FIXED_OPERATOR_VERSION}, the ${n} of this loop would not have happened ` +
+      `(its intent diff leaves ${loop.mutators.length === 1 ? "that writer's" : 'those writers’'} values alone)` +
+      (cost !== null ? `; the latest cost ${brokerTime(cost)} of downtime.` : '.')
+    );
+  }
+  if (verdict === 'reverted-tamper') {
+    return (
+      `With koperator ${FIXED_OPERATOR_VERSION} this loop would stop, but the writes it reverts would stand ` +
+      `instead: check they are wanted before upgrading.`
+    );
+  }
+  return null;
+}
+
+/** A recreation's downtime: to the successor's first Ready where seen, else to its create. */
+function downtimeOf(r: Recreation): number | null {
+  const end = r.createdPod?.readyAt ?? r.createdPod?.createdAt;
+  return end ? Math.max(0, Math.round(secondsBetween(r.deletedPod.deletedAt, end) * 10) / 10) : null;
 }
