@@ -41,9 +41,13 @@ export function fixImpactTampers(fi: FixImpact): string | null {
 
 /** Broker downtime in the unit that reads best: broker-seconds, -minutes or -hours. */
 export function brokerTime(seconds: number): string {
-  if (seconds < 60) return `${trim(seconds.toFixed(1))} broker-seconds`;
-  if (seconds < 3600) return `${trim((seconds / 60).toFixed(1))} broker-minutes`;
-  return `${trim(count((seconds / 3600).toFixed(1)))} broker-hours`;
+  const [value, unit] =
+    seconds < 60
+      ? [trim(seconds.toFixed(1)), 'second']
+      : seconds < 3600
+        ? [trim((seconds / 60).toFixed(1)), 'minute']
+        : [trim(count((seconds / 3600).toFixed(1))), 'hour'];
+  return `${value} broker-${unit}${value === '1' ? '' : 's'}`;
 }
 
 function percent(part: number, whole: number): string {
