@@ -8,7 +8,7 @@
 // Every further line is one Fact, exactly as the projection produced it.
 import { FACTS_VERSION, type Fact } from '../model/facts';
 import { shareFactParts } from './project';
-import { isReadableFactsVersion, MIN_FACTS_VERSION, upgradeFact } from './upgrade';
+import { isReadableFactsVersion, MIN_FACTS_VERSION, upgradeFact, upgradeHeader } from './upgrade';
 
 export const FACTS_FORMAT = 'koperator-audit/facts';
 
@@ -61,21 +61,22 @@ const FACT_TYPES = new Set(['pod', 'kafkacluster', 'configmap', 'operator', 'obj
 export function decodeFacts(text: string): { header: FactsHeader; facts: Fact[] } {
   const lines = text.split('\n');
   const first = lines[0] ?? '';
-  let header: unknown;
+  let parsed: unknown;
   try {
-    header = JSON.parse(first);
+    parsed = JSON.parse(first);
   } catch {
     throw new FactsFormatError('facts object has no JSON header line');
   }
-  if (!isRecord(header) || header.format !== FACTS_FORMAT) {
+  if (!isRecord(parsed) || parsed.format !== FACTS_FORMAT) {
     throw new FactsFormatError('facts object header does not name the koperator-audit facts format');
   }
-  const version = header.factsVersion;
+  const version = parsed.factsVersion;
   if (!isReadableFactsVersion(version)) {
     throw new FactsFormatError(
       `facts object has version ${String(version)}; this reader knows versions ${MIN_FACTS_VERSION} to ${FACTS_VERSION}`,
     );
   }
+  const header = version === FACTS_VERSION ? parsed : upgradeHeader(parsed, version);
   const facts: Fact[] = [];
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i];

@@ -7,19 +7,25 @@ import { FACTS_VERSION } from '../model/facts';
 /** The oldest facts version this reader still accepts. */
 export const MIN_FACTS_VERSION = 1;
 
-/** A fact as parsed from a facts object of version `from`, before it is checked as a Fact. */
-export type RawFact = Record<string, unknown>;
+/** A header or a fact as parsed from a facts object of an older version, before it is checked. */
+export type RawRecord = Record<string, unknown>;
 
 /**
- * UPGRADES[v] turns a fact of version v into one of version v + 1, in place or as a new
- * object. A step says, in its comment, what the newer version has that the older lacks and
- * what the analysis does without it.
+ * One version's step to the next: what to do to its header and to each of its facts (either
+ * may be absent: nothing to do). Each step says, in its comment, what the newer version has
+ * that the older lacks and what the analysis does without it.
  */
-const UPGRADES: Readonly<Record<number, (f: RawFact) => RawFact>> = {
+export interface UpgradeStep {
+  header?: (h: RawRecord) => RawRecord;
+  fact?: (f: RawRecord) => RawRecord;
+}
+
+/** UPGRADES[v] turns version v into v + 1. */
+const UPGRADES: Readonly<Record<number, UpgradeStep>> = {
   // 2 keeps the Ready condition in status bodies. A version-1 status write has none, so its
   // pod is never seen Ready and the fix-impact downtime of its broker counts to the
   // successor's create instead (`downtimeFrom: create`): nothing to rewrite.
-  1: (f) => f,
+  1: {},
 };
 
 /** Whether facts of `version` can be read (after upgrading). */
@@ -32,13 +38,29 @@ export function isReadableFactsVersion(version: unknown): version is number {
   );
 }
 
+/** A header of `from` (a readable version) as the current version has it; `factsVersion` stays the version read. */
+export function upgradeHeader(h: RawRecord, from: number): RawRecord {
+  return applySteps(h, 'header', from, FACTS_VERSION, UPGRADES);
+}
+
 /** A fact of `from` (a readable version) as the current version has it. */
-export function upgradeFact(f: RawFact, from: number): RawFact {
-  let out = f;
-  for (let v = from; v < FACTS_VERSION; v++) {
-    const step = UPGRADES[v];
+export function upgradeFact(f: RawRecord, from: number): RawRecord {
+  return applySteps(f, 'fact', from, FACTS_VERSION, UPGRADES);
+}
+
+/** `record` taken from version `from` to `to` through `table`'s steps, in version order. */
+export function applySteps(
+  record: RawRecord,
+  part: keyof UpgradeStep,
+  from: number,
+  to: number,
+  table: Readonly<Record<number, UpgradeStep>>,
+): RawRecord {
+  let out = record;
+  for (let v = from; v < to; v++) {
+    const step = table[v];
     if (!step) throw new Error(`no upgrade of facts from version ${v} to ${v + 1}`);
-    out = step(out);
+    out = step[part]?.(out) ?? out;
   }
   return out;
 }

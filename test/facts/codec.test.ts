@@ -1,6 +1,6 @@
 import { decodeFacts, encodeFacts, FACTS_FORMAT } from '../../lib/facts/codec';
 import { FACTS_VERSION, type Fact, type PodWriteFact } from '../../lib/model/facts';
-import { MIN_FACTS_VERSION, upgradeSteps } from '../../lib/facts/upgrade';
+import { applySteps, MIN_FACTS_VERSION, upgradeSteps } from '../../lib/facts/upgrade';
 import { readyInStatusBody } from '../../lib/k8s/pod-ready';
 import { operatorFact, podFact } from './fixtures';
 
@@ -64,6 +64,21 @@ describe('facts codec', () => {
     expect(facts).toEqual([v1Create, v1Status]);
     // Nothing in a version-1 status says Ready: the analysis measures downtime to the create.
     expect(readyInStatusBody((facts[1] as PodWriteFact).request)).toBeNull();
+  });
+
+  it('chains upgrade steps in version order, headers and facts apart', () => {
+    // How two format changes stack: each adds its own step; a version-1 object takes both.
+    const table = {
+      1: { fact: (f: Record<string, unknown>) => ({ ...f, steps: [...((f.steps as number[]) ?? []), 1] }) },
+      2: {
+        header: (h: Record<string, unknown>) => ({ ...h, newestAt: null }),
+        fact: (f: Record<string, unknown>) => ({ ...f, steps: [...((f.steps as number[]) ?? []), 2] }),
+      },
+    };
+    expect(applySteps({ type: 'pod' }, 'fact', 1, 3, table)).toEqual({ type: 'pod', steps: [1, 2] });
+    expect(applySteps({ type: 'pod' }, 'fact', 2, 3, table)).toEqual({ type: 'pod', steps: [2] });
+    expect(applySteps({ format: 'x' }, 'header', 1, 3, table)).toEqual({ format: 'x', newestAt: null });
+    expect(() => applySteps({}, 'fact', 0, 3, table)).toThrow('no upgrade of facts from version 0 to 1');
   });
 
   it('has an upgrade step for every version from the oldest accepted to the one before the current', () => {

@@ -23,7 +23,7 @@ describe('fix impact in the reports', () => {
       const doc = withImpact();
       const fi = doc.summary.fixImpact as ReturnType<typeof fixImpactOf>;
       expect(fi.recreations).toBe(doc.recreations.length);
-      const text = renderReport(doc, format, FIXTURE_OPTIONS);
+      const text = renderReport(doc, format, { ...FIXTURE_OPTIONS, color: false });
       const head = `ith koperator 0.30.0-rc1, ${fi.avoidableWithFix} of ${fi.recreations} recreations`;
       const at = text.indexOf(head);
       expect(at).toBeGreaterThan(-1);
@@ -34,13 +34,15 @@ describe('fix impact in the reports', () => {
   it.each(Object.keys(FINDINGS_START) as Array<keyof typeof FINDINGS_START>)(
     '%s: says nothing of it for findings made without one',
     (format) => {
-      expect(renderReport(buildFixture(), format, FIXTURE_OPTIONS)).not.toContain('would not have happened');
+      expect(renderReport(buildFixture(), format, { ...FIXTURE_OPTIONS, color: false })).not.toContain(
+        'would not have happened',
+      );
     },
   );
 
   it('breaks it down by broker in the HTML, the brokers it saves most first', () => {
     const doc = withImpact();
-    const html = renderReport(doc, 'html', FIXTURE_OPTIONS);
+    const html = renderReport(doc, 'html', { ...FIXTURE_OPTIONS, color: false });
     const section = html.slice(
       html.indexOf('id="fix-impact"'),
       html.indexOf('</section>', html.indexOf('id="fix-impact"')),
