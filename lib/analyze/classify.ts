@@ -12,6 +12,7 @@ import { attributeField } from './attribution';
 import { DEFAULT_ENV_ALLOWLIST, redactField } from './redact';
 import { sharedFields, sharedText, sharedVerdict } from './shared-parts';
 import { reconstructStates, isObject, type PodStates } from './states';
+import { firstReadyAt } from './readiness';
 import { compareTimes, secondsBetween } from './time';
 import type { ClusterFacts, Incarnation } from './timeline';
 
@@ -53,7 +54,12 @@ export function classifyDeletion(
     brokerId: broker.brokerId,
     deletedPod: { name: inc.name, uid: inc.uid, deletedAt: deletion.at, deletedBy: deletion.by },
     createdPod: successor
-      ? { name: successor.name, uid: successor.uid, createdAt: successor.createdAt ?? deletion.at }
+      ? {
+          name: successor.name,
+          uid: successor.uid,
+          createdAt: successor.createdAt ?? deletion.at,
+          readyAt: firstReadyAt(successor),
+        }
       : null,
     classification,
     fields: sharedFields(fields),

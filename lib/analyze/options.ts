@@ -15,6 +15,8 @@ export interface AnalysisOptions {
   taintedBrokersSelector?: Record<string, string>;
   /** Env var names whose values findings may show; others appear as "<redacted, changed>". */
   envAllowlist?: string[];
+  /** Users whose writes are an autoscaler's, besides the VPA updater (summary.fixImpact). */
+  autoscalerUsers?: string[];
 }
 
 export function defaultAnalysisOptions(): AnalysisOptions {

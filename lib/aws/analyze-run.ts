@@ -17,6 +17,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { randomUUID } from 'crypto';
 import type { SNSClient } from '@aws-sdk/client-sns';
 import { analyzeFacts } from '../analyze';
+import { fixImpactOf } from '../analyze/fix-impact';
 import { findFights } from '../fights';
 import { compareTimes } from '../analyze/time';
 import { diffAlerts, sameAlertState } from '../alerts/diff';
@@ -210,6 +211,7 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
       factsBytes: read.bytes,
       facts: read.facts.size,
       recreations: result.recreations.length,
+      fixImpact: fixImpactOf(result.recreations, config.analysis.autoscalerUsers),
       loops: result.loops.length,
       fights: fights.length,
       recreationsByClass,

@@ -2,11 +2,13 @@
 // Lambda ingest writes to S3 and the scheduled analysis reads back.
 //
 // Line 1 is a header naming the format and FACTS_VERSION, so a reader deployed before a
-// format change refuses newer objects loudly instead of misreading them, and so Athena
+// format change refuses newer objects loudly instead of misreading them, a newer reader
+// upgrades older objects (upgrade.ts) instead of refusing the window it must read, and so Athena
 // (which reads every line as a row) can filter the header out on `type IS NULL`.
 // Every further line is one Fact, exactly as the projection produced it.
 import { FACTS_VERSION, type Fact } from '../model/facts';
 import { shareFactParts } from './project';
+import { isReadableFactsVersion, MIN_FACTS_VERSION, upgradeFact, upgradeHeader } from './upgrade';
 
 export const FACTS_FORMAT = 'koperator-audit/facts';
 
@@ -50,7 +52,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 const FACT_TYPES = new Set(['pod', 'kafkacluster', 'configmap', 'operator', 'object']);
 
 /**
- * Parses one facts object. Throws FactsFormatError on a missing header, a version this
+ * Parses one facts object, upgrading facts of an older version to the current one (the
+ * header keeps the version read). Throws FactsFormatError on a missing header, a version this
  * reader does not know, or a line that is not a fact: a facts object is written by this
  * code, so damage means a bug or a foreign object, and silently dropping lines would
  * turn into silently wrong findings.
@@ -58,20 +61,22 @@ const FACT_TYPES = new Set(['pod', 'kafkacluster', 'configmap', 'operator', 'obj
 export function decodeFacts(text: string): { header: FactsHeader; facts: Fact[] } {
   const lines = text.split('\n');
   const first = lines[0] ?? '';
-  let header: unknown;
+  let parsed: unknown;
   try {
-    header = JSON.parse(first);
+    parsed = JSON.parse(first);
   } catch {
     throw new FactsFormatError('facts object has no JSON header line');
   }
-  if (!isRecord(header) || header.format !== FACTS_FORMAT) {
+  if (!isRecord(parsed) || parsed.format !== FACTS_FORMAT) {
     throw new FactsFormatError('facts object header does not name the koperator-audit facts format');
   }
-  if (header.factsVersion !== FACTS_VERSION) {
+  const version = parsed.factsVersion;
+  if (!isReadableFactsVersion(version)) {
     throw new FactsFormatError(
-      `facts object has version ${String(header.factsVersion)}; this reader knows version ${FACTS_VERSION}`,
+      `facts object has version ${String(version)}; this reader knows versions ${MIN_FACTS_VERSION} to ${FACTS_VERSION}`,
     );
   }
+  const header = version === FACTS_VERSION ? parsed : upgradeHeader(parsed, version);
   const facts: Fact[] = [];
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i];
@@ -82,6 +87,7 @@ export function decodeFacts(text: string): { header: FactsHeader; facts: Fact[] 
     } catch {
       throw new FactsFormatError(`facts line ${i + 1} is not JSON`);
     }
+    if (isRecord(v) && version !== FACTS_VERSION) v = upgradeFact(v, version);
     if (!isRecord(v) || typeof v.type !== 'string' || !FACT_TYPES.has(v.type) || typeof v.at !== 'string') {
       throw new FactsFormatError(`facts line ${i + 1} is not a fact`);
     }

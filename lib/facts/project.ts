@@ -269,6 +269,10 @@ function slimStatusPatch(body: Record<string, unknown>): Record<string, unknown>
 function slimStatus(status: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of ['phase', 'reason'] as const) if (typeof status[k] === 'string') out[k] = status[k];
+  // Only the Ready condition's status: the successor's first Ready=True write ends the
+  // downtime a recreation cost (summary.fixImpact); the rest of the conditions is noise.
+  const ready = readyCondition(status.conditions);
+  if (ready) out.conditions = [ready];
   for (const k of ['containerStatuses', 'initContainerStatuses'] as const) {
     const list = status[k];
     if (!Array.isArray(list)) continue;
@@ -285,6 +289,21 @@ function slimStatus(status: Record<string, unknown>): Record<string, unknown> {
     });
   }
   return out;
+}
+
+const READY_TRUE = { type: 'Ready', status: 'True' };
+const READY_FALSE = { type: 'Ready', status: 'False' };
+
+/** The Ready condition as `{type, status}` (shared objects for the common two), or null. */
+function readyCondition(conditions: unknown): Record<string, unknown> | null {
+  if (!Array.isArray(conditions)) return null;
+  const c = conditions.find((x) => isObject(x) && x.type === 'Ready');
+  if (!isObject(c) || typeof c.status !== 'string') return null;
+  return c.status === 'True'
+    ? READY_TRUE
+    : c.status === 'False'
+      ? READY_FALSE
+      : { type: 'Ready', status: c.status };
 }
 
 /** Keys of the operator's own log calls the analysis reads; the rest stays behind. */

@@ -5,7 +5,12 @@
 import type { Operation } from 'fast-json-patch';
 import type { SourceRef } from './record';
 
-export const FACTS_VERSION = 1;
+/**
+ * The version facts are written in. Readers accept every version from
+ * MIN_FACTS_VERSION (lib/facts/upgrade.ts) to this one, upgrading older facts step by step.
+ * 2: status bodies keep the pod's Ready condition (`status.conditions: [{type: 'Ready', status}]`).
+ */
+export const FACTS_VERSION = 2;
 
 /** One mutating webhook's admission of a pod create (from the audit annotations). */
 export interface WebhookMutation {

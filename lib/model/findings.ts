@@ -37,6 +37,12 @@ export interface CreatedPod {
   name: string;
   uid: string | null;
   createdAt: string;
+  /**
+   * The successor's first Ready=True status write (requestReceivedTimestamp); null where the
+   * logs show none (no pod status logged, or it never became ready in the data). An addition
+   * to the contract's keys, which checks ignore; absent from findings made before it existed.
+   */
+  readyAt?: string | null;
 }
 
 export interface Recreation {

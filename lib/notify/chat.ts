@@ -17,6 +17,7 @@ import {
   periodOf,
   recommendationOf,
   reportLinkOf,
+  upgradeReasonOf,
   valueText,
 } from './words';
 
@@ -190,6 +191,8 @@ export function buildChatNotification(m: AlertMessage, ctx: ChatContext = {}): C
   );
   const link = reportLinkOf(m.report);
   const nextSteps = [cut(chatSafe(recommendationOf(m)), CHAT_LIMITS.nextStepChars)];
+  const upgrade = upgradeReasonOf(m);
+  if (upgrade) nextSteps.push(cut(chatSafe(upgrade), CHAT_LIMITS.nextStepChars));
   if (link) nextSteps.push(reportNextStep(link.url));
   const eks = ctx.eksClusterArns?.[m.cluster];
   const keywords = [classOf(m), m.event, m.severity, kafkaCluster, m.cluster]

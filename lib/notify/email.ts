@@ -11,6 +11,7 @@ import {
   countOf,
   periodOf,
   recommendationOf,
+  upgradeReasonOf,
   reportLinkOf,
   valueText,
 } from './words';
@@ -55,6 +56,8 @@ export function buildEmailText(m: AlertMessage): string {
       out.push(`  ... and ${changes.length - EMAIL_FIELDS_MAX} more in the report`);
   }
   out.push('', 'What to do:', `  ${recommendationOf(m)}`, '');
+  const upgrade = upgradeReasonOf(m);
+  if (upgrade) out.push(upgrade, '');
   out.push(
     link
       ? `Full report: ${link.url}${link.lifetime ? `\n  (${link.lifetime})` : ''}`

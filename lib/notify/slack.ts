@@ -11,6 +11,7 @@ import {
   periodOf,
   recommendationOf,
   reportLinkOf,
+  upgradeReasonOf,
 } from './words';
 
 export interface SlackText {
@@ -119,6 +120,9 @@ export function buildSlackPayload(m: AlertMessage): SlackPayload {
     type: 'section',
     text: { type: 'mrkdwn', text: cut(`*Recommendation*\n${esc(recommendation)}`, SECTION_MAX) },
   });
+  const upgrade = upgradeReasonOf(m);
+  if (upgrade)
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: cut(esc(upgrade), SECTION_MAX) } });
   const ctx: SlackText[] = [{ type: 'mrkdwn', text: reportText(m.report) }];
   ctx.push({
     type: 'mrkdwn',

@@ -4,6 +4,7 @@
 import type { Classification, FieldChange, Recreation } from '../model/findings';
 import type { AlertMessage, ReportPointer } from './message';
 import { fightLabel } from '../fights/key';
+import { loopUpgradeReason } from '../koperator/fix-impact-words';
 
 export const EVENT_TITLES: Record<AlertMessage['event'], string> = {
   'loop-started': 'Recreation loop started',
@@ -40,6 +41,11 @@ export function recommendationOf(m: AlertMessage): string {
   return m.findingType === 'loop' && m.finding.recommendation
     ? m.finding.recommendation
     : recommendationFor(m.finding.classification);
+}
+
+/** For a loop the fix would end, the reason to upgrade (summary.fixImpact's, for this loop); else null. */
+export function upgradeReasonOf(m: AlertMessage): string | null {
+  return m.findingType === 'loop' ? loopUpgradeReason(m.finding, m.latestRecreation, m.totalCount) : null;
 }
 
 /** What the alert is about: a broker, or for a fight the object fought over. */

@@ -8,6 +8,7 @@
 import { pipeline, Transform } from 'stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { analyzeInto } from '../analyze';
+import { fixImpactOf, sumFixImpacts, type FixImpact } from '../analyze/fix-impact';
 import { RecreationSpool } from '../analyze/recreation-spool';
 import { findFights } from '../fights';
 import type { AnalysisOptions } from '../analyze/options';
@@ -262,6 +263,7 @@ export async function spoolInputs(
       ...stats,
       facts: facts.size,
       recreations: result.recreations,
+      fixImpact: fixImpactOf(spool.added(first), scoped.autoscalerUsers),
       loops: result.loops.length,
       fights: fights.length,
       dataEndsAt: dataEndsAt ?? null,
@@ -345,6 +347,7 @@ export async function spoolByCluster(
       inputsFailedToOpen: docs.reduce((n, [, d]) => n + Number(d.summary.inputsFailedToOpen ?? 0), 0),
       ...all,
       recreations: docs.reduce((n, [, d]) => n + Number(d.summary.recreations ?? 0), 0),
+      fixImpact: sumFixImpacts(docs.map(([, d]) => d.summary.fixImpact as FixImpact)),
       loops: docs.reduce((n, [, d]) => n + d.loops.length, 0),
       fights: docs.reduce((n, [, d]) => n + (d.fights?.length ?? 0), 0),
       dataEndsAt: ends.sort(byTime).pop() ?? null,

@@ -2,7 +2,7 @@
 // Objects are rebuilt key by key rather than passed to JSON.stringify as they are, so
 // the output has the contract's key order whatever built the objects, and internal
 // extras never leak into what the checks and other tools parse.
-import type { FieldChange, Fight, FindingsDocument, Loop, Recreation } from '../model/findings';
+import type { CreatedPod, FieldChange, Fight, FindingsDocument, Loop, Recreation } from '../model/findings';
 
 /** Names the document for tools that read it (findings-contract.md); bumped only on a breaking change. */
 export const FINDINGS_SCHEMA = 'koperator-audit/findings';
@@ -32,9 +32,7 @@ export function orderRecreation(r: Recreation): Recreation {
       deletedAt: r.deletedPod.deletedAt,
       deletedBy: r.deletedPod.deletedBy,
     },
-    createdPod: r.createdPod
-      ? { name: r.createdPod.name, uid: r.createdPod.uid, createdAt: r.createdPod.createdAt }
-      : null,
+    createdPod: r.createdPod ? orderCreatedPod(r.createdPod) : null,
     classification: r.classification,
     fields: r.fields.map(orderField),
     wouldRestart: r.wouldRestart
@@ -42,6 +40,13 @@ export function orderRecreation(r: Recreation): Recreation {
       : null,
     evidence: r.evidence,
   };
+}
+
+function orderCreatedPod(p: CreatedPod): CreatedPod {
+  const out: CreatedPod = { name: p.name, uid: p.uid, createdAt: p.createdAt };
+  // Not a contract key: where the downtime of summary.fixImpact ends.
+  if (p.readyAt !== undefined) out.readyAt = p.readyAt;
+  return out;
 }
 
 function orderField(f: FieldChange): FieldChange {

@@ -31,6 +31,13 @@ import {
   type RecommendationGroup,
 } from './format';
 import { escapeHtml } from './html/escape';
+import { docFixImpact } from './fix-impact';
+import {
+  capitalized,
+  fixImpactBasis,
+  fixImpactHeadline,
+  fixImpactTampers,
+} from '../koperator/fix-impact-words';
 
 export interface MarkdownRenderOptions {
   inputs?: string[];
@@ -45,6 +52,7 @@ export function renderMarkdown(doc: FindingsDocument, opts: MarkdownRenderOption
   out.push('# Broker pod recreations', '');
   // Failed inputs first: a report of part of the logs must not read as one of all of them.
   out.push(...banner(doc));
+  out.push(...fixImpactSection(doc));
   out.push(overview(doc), '');
   const meta = metaLine(opts);
   if (meta) out.push(meta, '');
@@ -109,6 +117,17 @@ function banner(doc: FindingsDocument): string[] {
     for (const w of warnings) out.push(`> - ${mdText(w)}`);
     out.push('');
   }
+  return out;
+}
+
+/** What the fix would have saved (summary.fixImpact), first: the line a team lead forwards. */
+function fixImpactSection(doc: FindingsDocument): string[] {
+  const fi = docFixImpact(doc);
+  if (!fi) return [];
+  const out = [`> **${mdText(capitalized(fixImpactHeadline(fi)))}.**`];
+  const tampers = fixImpactTampers(fi);
+  if (tampers) out.push('>', `> ${mdText(capitalized(tampers))}.`);
+  out.push('>', `> <sub>${mdText(capitalized(fixImpactBasis(fi)))}.</sub>`, '');
   return out;
 }
 

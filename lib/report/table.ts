@@ -45,6 +45,13 @@ import {
   type Column,
   type TableOptions,
 } from './text-table';
+import { docFixImpact } from './fix-impact';
+import {
+  capitalized,
+  fixImpactBasis,
+  fixImpactHeadline,
+  fixImpactTampers,
+} from '../koperator/fix-impact-words';
 
 export interface TableRenderOptions {
   color: boolean;
@@ -67,6 +74,7 @@ export function renderTable(doc: FindingsDocument, opts: TableRenderOptions): st
   };
 
   out.push(...banner(doc, width, color));
+  out.push(...fixImpactLines(doc, width, color));
   for (const l of hanging(headline(doc), '  ', width)) title(l);
   out.push(...legendLines(doc, width, color));
   out.push('');
@@ -109,6 +117,20 @@ function banner(doc: FindingsDocument, width: number, color: boolean): string[] 
   for (const w of warnings)
     out.push(...hanging(`!  warning: ${w}`, '     ', width).map((l) => paint(l, '33', color)));
   if (warnings.length) out.push('');
+  return out;
+}
+
+/** What the fix would have saved (summary.fixImpact), first: the line a team lead forwards. */
+function fixImpactLines(doc: FindingsDocument, width: number, color: boolean): string[] {
+  const fi = docFixImpact(doc);
+  if (!fi) return [];
+  const out = hanging(capitalized(fixImpactHeadline(fi)), '  ', width).map((l) =>
+    paint(l, `${SGR.bold};${SGR.green}`, color),
+  );
+  const tampers = fixImpactTampers(fi);
+  if (tampers) out.push(...hanging(`  ${capitalized(tampers)}.`, '  ', width));
+  out.push(...hanging(`  (${fixImpactBasis(fi)}.)`, '  ', width).map((l) => paint(l, SGR.dim, color)));
+  out.push('');
   return out;
 }
 

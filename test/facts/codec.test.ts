@@ -1,5 +1,7 @@
 import { decodeFacts, encodeFacts, FACTS_FORMAT } from '../../lib/facts/codec';
 import { FACTS_VERSION, type Fact, type PodWriteFact } from '../../lib/model/facts';
+import { applySteps, MIN_FACTS_VERSION, upgradeSteps } from '../../lib/facts/upgrade';
+import { readyInStatusBody } from '../../lib/k8s/pod-ready';
 import { operatorFact, podFact } from './fixtures';
 
 const pod = (auditID: string, at: string) => podFact({ auditID, at, doneAt: at });
@@ -38,13 +40,72 @@ describe('facts codec', () => {
     expect(spec(rd).containers).not.toBe(spec(rc).containers);
   });
 
+  it('reads a facts object of every older version still accepted, upgraded to the current one', () => {
+    // Version 1 as the ingest wrote it before status bodies kept the Ready condition.
+    const v1Status = {
+      ...pod('s1', '2026-11-02T10:00:05Z'),
+      verb: 'patch',
+      subresource: 'status',
+      user: 'system:node:ip-10-0-1-1',
+      request: { status: { phase: 'Running' } },
+    };
+    const v1Create = {
+      ...pod('c1', '2026-11-02T10:00:01Z'),
+      response: { kind: 'Pod', metadata: { name: 'x' } },
+    };
+    const text =
+      [
+        JSON.stringify({ format: FACTS_FORMAT, factsVersion: 1, ...header, count: 2 }),
+        JSON.stringify(v1Create),
+        JSON.stringify(v1Status),
+      ].join('\n') + '\n';
+    const { header: read, facts } = decodeFacts(text);
+    expect(read.factsVersion).toBe(1);
+    expect(facts).toEqual([v1Create, v1Status]);
+    // Nothing in a version-1 status says Ready: the analysis measures downtime to the create.
+    expect(readyInStatusBody((facts[1] as PodWriteFact).request)).toBeNull();
+  });
+
+  it('chains upgrade steps in version order, headers and facts apart', () => {
+    // How two format changes stack: each adds its own step; a version-1 object takes both.
+    const table = {
+      1: { fact: (f: Record<string, unknown>) => ({ ...f, steps: [...((f.steps as number[]) ?? []), 1] }) },
+      2: {
+        header: (h: Record<string, unknown>) => ({ ...h, newestAt: null }),
+        fact: (f: Record<string, unknown>) => ({ ...f, steps: [...((f.steps as number[]) ?? []), 2] }),
+      },
+    };
+    expect(applySteps({ type: 'pod' }, 'fact', 1, 3, table)).toEqual({ type: 'pod', steps: [1, 2] });
+    expect(applySteps({ type: 'pod' }, 'fact', 2, 3, table)).toEqual({ type: 'pod', steps: [2] });
+    expect(applySteps({ format: 'x' }, 'header', 1, 3, table)).toEqual({ format: 'x', newestAt: null });
+    expect(() => applySteps({}, 'fact', 0, 3, table)).toThrow('no upgrade of facts from version 0 to 1');
+  });
+
+  it('has an upgrade step for every version from the oldest accepted to the one before the current', () => {
+    const versions = Array.from(
+      { length: FACTS_VERSION - MIN_FACTS_VERSION },
+      (_, i) => MIN_FACTS_VERSION + i,
+    );
+    expect(upgradeSteps()).toEqual(versions);
+  });
+
   it.each([
     ['no header', '', /no JSON header/],
     ['foreign JSON', '{"hello":1}\n', /does not name/],
     [
       'newer version',
       JSON.stringify({ format: FACTS_FORMAT, factsVersion: FACTS_VERSION + 1 }) + '\n',
-      /version 2; this reader knows version 1/,
+      new RegExp(`version ${FACTS_VERSION + 1}; this reader knows versions 1 to ${FACTS_VERSION}`),
+    ],
+    [
+      'version older than the oldest accepted',
+      JSON.stringify({ format: FACTS_FORMAT, factsVersion: MIN_FACTS_VERSION - 1 }) + '\n',
+      new RegExp(`version ${MIN_FACTS_VERSION - 1}; this reader knows versions`),
+    ],
+    [
+      'version that is not a whole number',
+      JSON.stringify({ format: FACTS_FORMAT, factsVersion: '2' }) + '\n',
+      /version 2; this reader knows versions/,
     ],
     [
       'damaged line',

@@ -172,6 +172,37 @@ describe('projectRecord', () => {
     expect(JSON.stringify(fact)).not.toContain('10.0.0.1');
   });
 
+  const statusWrite = (conditions: unknown) =>
+    projectRecord(
+      audit({
+        verb: 'patch',
+        level: 'Request',
+        objectRef: { resource: 'pods', namespace: 'kafka', name: 'p', subresource: 'status' },
+        requestObject: { status: { conditions } },
+      }),
+    ) as { request: { status: Record<string, unknown> } };
+
+  it.each([
+    [
+      'Ready=True among the kubelet’s conditions',
+      [
+        { type: 'Initialized', status: 'True', lastTransitionTime: '2026-11-02T10:00:00Z' },
+        { type: 'Ready', status: 'True', lastTransitionTime: '2026-11-02T10:00:00Z', lastProbeTime: null },
+      ],
+      [{ type: 'Ready', status: 'True' }],
+    ],
+    [
+      'Ready=False',
+      [{ type: 'Ready', status: 'False', reason: 'ContainersNotReady' }],
+      [{ type: 'Ready', status: 'False' }],
+    ],
+    ['Ready=Unknown', [{ type: 'Ready', status: 'Unknown' }], [{ type: 'Ready', status: 'Unknown' }]],
+    ['no Ready condition', [{ type: 'PodScheduled', status: 'True' }], undefined],
+    ['conditions that are not a list', { Ready: 'True' }, undefined],
+  ])('keeps of a status write’s conditions only the Ready one: %s', (_label, conditions, kept) => {
+    expect(statusWrite(conditions).request.status.conditions).toEqual(kept);
+  });
+
   it('keeps the operator lines the analysis reads, with the broker they name', () => {
     const line = (msg: string, fields: Record<string, unknown>): LogRecord => ({
       kind: 'operator',

@@ -39,6 +39,9 @@ describe('Amazon Q Developer custom notification', () => {
     );
     expect(n.content.nextSteps).toEqual([
       'Exclude the kafka namespace from the ScaleOps webhook, or set these requests in the KafkaCluster.',
+      // The fixture's loop reverts a webhook's write: the fix would end it (1.4 s: deletion to create).
+      'Reason to upgrade: with koperator 0.30.0-rc1, the 12 recreations of this loop would not have happened ' +
+        "(its intent diff leaves that writer's values alone); the latest cost 1.4 broker-seconds of downtime.",
       `Read the full report: ${ctx.report.url}`,
     ]);
     expect(n.metadata).toMatchObject({

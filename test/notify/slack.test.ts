@@ -19,6 +19,36 @@ function texts(blocks: SlackBlock[]): string {
 }
 
 describe('Slack Block Kit payload', () => {
+  it.each([
+    [
+      'a loop reverting a webhook’s write',
+      loopEvent,
+      /^Reason to upgrade: with koperator 0\.30\.0-rc1, the 12 recreations/,
+    ],
+    [
+      'a loop reverting a person’s write',
+      {
+        ...loopEvent,
+        latest: { ...recreation, fields: recreation.fields.map((f) => ({ ...f, by: 'alice@example.com' })) },
+      },
+      /^With koperator 0\.30\.0-rc1 this loop would stop, but the writes it reverts would stand/,
+    ],
+    [
+      'a loop of intent changes',
+      { ...loopEvent, loop: { ...loopEvent.loop, classification: 'intent-change' as const } },
+      null,
+    ],
+  ])('gives %s its reason to upgrade, or none', (_label, event, reason) => {
+    const sections = buildSlackPayload(toAlertMessage(event, ctx)).blocks.flatMap((b) =>
+      b.type === 'section' && b.text ? [b.text.text] : [],
+    );
+    const found = sections.filter(
+      (t) => /koperator 0\.30\.0-rc1/.test(t) && !t.startsWith('*Recommendation*'),
+    );
+    if (reason === null) expect(found).toEqual([]);
+    else expect(found).toEqual([expect.stringMatching(reason)]);
+  });
+
   it('shows broker, class, count, period, who, from → to and the recommendation for a loop', () => {
     const p = buildSlackPayload(toAlertMessage(loopEvent, ctx));
     expect(p.blocks[0]).toEqual({

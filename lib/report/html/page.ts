@@ -26,6 +26,7 @@ import { escapeHtml as h, jsonForScript, safeHref } from './escape';
 import { planAdvice, whatToDoSection } from './advice';
 import { inputNotes } from './input-notes';
 import { fightsSection } from './fights';
+import { fixImpactSection } from './fix-impact';
 import { loopsSection } from './loops';
 import { reportCss } from './styles';
 import { renderTimeline } from './timeline';
@@ -142,6 +143,7 @@ ${reportCss()}
 <body data-page-size="${PAGE_SIZE}">
 <main>
 ${header(doc, opts)}
+${fixImpactSection(doc)}
 ${whatToDoSection(advice)}
 <section class="card" id="timeline">
 <h2>Timeline</h2>
