@@ -15,6 +15,11 @@ export interface AnalysisOptions {
   taintedBrokersSelector?: Record<string, string>;
   /** Env var names whose values findings may show; others appear as "<redacted, changed>". */
   envAllowlist?: string[];
+  /**
+   * Users whose resource changes to a running broker pod are an autoscaler's (drift severity
+   * `autoscaler`), beside the VPA updater's service account, which always is.
+   */
+  autoscalerUsers?: string[];
 }
 
 export function defaultAnalysisOptions(): AnalysisOptions {
