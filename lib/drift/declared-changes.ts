@@ -16,7 +16,11 @@ export const TOLERATIONS_PATH = 'spec.tolerations';
 export function declaredFieldChanges(declared: Pod, before: Pod, after: Pod): DriftField[] {
   const out: DriftField[] = [];
   for (const c of diffFields(before, after)) {
-    if (c.path === TOLERATIONS_PATH || c.path.startsWith('spec.ephemeralContainers') || c.path.startsWith('status'))
+    if (
+      c.path === TOLERATIONS_PATH ||
+      c.path.startsWith('spec.ephemeralContainers') ||
+      c.path.startsWith('status')
+    )
       continue;
     const declaredValue = valueAtPath(declared, c.path);
     if (declaredValue === undefined) continue;

@@ -7,11 +7,16 @@ import type { DriftField, DriftKind, DriftSeverity } from '../model/findings';
 const CONTAINER = String.raw`spec\.(?:containers|initContainers|ephemeralContainers)\[[^\]]*\]`;
 const IMAGE = new RegExp(`^${CONTAINER}\\.image$`);
 const RESOURCES = new RegExp(`^(?:${CONTAINER}\\.resources|spec\\.resources)(?:$|[.[])`);
-const PRIVILEGED = new RegExp(`^(?:${CONTAINER}\\.(?:command|args|env|securityContext)|spec\\.securityContext)(?:$|[.[])`);
+const PRIVILEGED = new RegExp(
+  `^(?:${CONTAINER}\\.(?:command|args|env|securityContext)|spec\\.securityContext)(?:$|[.[])`,
+);
 
 /** The subresource alone, where no body shows the fields (Metadata level). */
 export function kindOf(fields: DriftField[], subresource: string): DriftKind {
-  if (subresource === 'ephemeralcontainers' || fields.some((f) => f.path.startsWith('spec.ephemeralContainers')))
+  if (
+    subresource === 'ephemeralcontainers' ||
+    fields.some((f) => f.path.startsWith('spec.ephemeralContainers'))
+  )
     return 'ephemeral-container';
   if (fields.some((f) => IMAGE.test(f.path))) return 'image';
   if (subresource === 'resize' || fields.some((f) => RESOURCES.test(f.path))) return 'resources';

@@ -44,7 +44,8 @@ export function podDrifts(inc: Incarnation, opts: PodDriftOptions): PodDrifts {
   const graceful = hasGracefulEnd(inc);
   for (const { write: w, before, after } of statesOfWrites(inc.create?.response, inc.writes)) {
     if (isEnd(w)) {
-      if (!(graceful && isKubeletFinalDelete(w))) for (const o of open.splice(0)) end(o.drift, w, 'pod-deleted');
+      if (!(graceful && isKubeletFinalDelete(w)))
+        for (const o of open.splice(0)) end(o.drift, w, 'pod-deleted');
       continue;
     }
     if (after) {
@@ -78,13 +79,17 @@ export function podDrifts(inc: Incarnation, opts: PodDriftOptions): PodDrifts {
       }),
       severity: severityOf(kind, found.fields, isAutoscaler(by, opts.autoscalerUsers)),
       ended: null,
-      preFixWouldRevert: declared !== null && after !== null && threeWayDecision(declared, declared, after).changed,
+      preFixWouldRevert:
+        declared !== null && after !== null && threeWayDecision(declared, declared, after).changed,
       evidence: [w.auditID],
     };
     result.drifts.push(drift);
     // Tolerations and ephemeral containers cannot be taken off a running pod.
     const revertible =
-      found.fields.length > 0 && kind !== 'ephemeral-container' && kind !== 'tolerations' && declared !== null;
+      found.fields.length > 0 &&
+      kind !== 'ephemeral-container' &&
+      kind !== 'tolerations' &&
+      declared !== null;
     // Where the values are known, keep what was compared: the output may be redacted.
     if (revertible) revertFields.set(drift, found.fields);
     open.push({ drift, revertible });
