@@ -3,7 +3,8 @@
 import { originalOf } from '../analyze/states';
 import { isKubeletFinalDelete, type Incarnation } from '../analyze/timeline';
 import { DEFAULT_ENV_ALLOWLIST, redactField } from '../analyze/redact';
-import { sameFieldValue, valueAtPath } from '../analyze/field-value';
+import { pathsOverlap, sameFieldValue, valueAtPath } from '../analyze/field-value';
+import { namedPaths } from '../analyze/attribution';
 import { actorOf } from '../k8s/actor';
 import { threeWayDecision } from '../koperator/pod-diff';
 import type { PodWriteFact } from '../model/facts';
@@ -144,8 +145,14 @@ function judge(
   const standIn = before === null;
   if (standIn) tally.judgedOnDeclared++;
   const from = before ?? declared;
-  const fields = declaredFieldChanges(declared, from, after);
+  let fields = declaredFieldChanges(declared, from, after);
   const tolerations = addedTolerations(declared, from, after, standIn ? isDefaultToleration : undefined);
   if (tolerations) fields.push(tolerations);
+  // Against the declared stand-in, admission's own changes (webhooks, defaults) would look
+  // written by whoever wrote first: a patch is held to the fields its body names.
+  if (standIn && w.verb === 'patch' && w.request !== undefined) {
+    const named = namedPaths(w, after);
+    fields = fields.filter((f) => named.some((p) => pathsOverlap(f.path, p)));
+  }
   return fields.length > 0 ? { fields } : null;
 }
