@@ -77,7 +77,7 @@ export function buildTruth(input: TruthInputs): { recreations: Recreation[]; loo
         classification: undecidable ? 'unknown' : r.classification,
         fields: undecidable
           ? []
-          : input.podsAtMetadata(r.namespace)
+          : input.podsAtMetadata(r.namespace) && r.classification === 'external-mutation-revert'
             ? r.fields.map(bodilessAuthor)
             : r.fields,
         wouldRestart: statesHidden ? null : r.wouldRestart,
