@@ -5,6 +5,8 @@
 //   simulateCluster(opts)               one cluster, the chosen scenarios in order, plus noise
 //   noiseEvents(seed, start, count)     background traffic only, streamed (for benchmarks)
 //   brokerPod(), livePodYaml() …        builders for other tests
+import { buildDriftTruth } from './drift-truth';
+import type { Drift } from '../lib/model/findings';
 import type { AuditEvent } from '../lib/model/audit';
 import type { Loop, Recreation } from '../lib/model/findings';
 import type { OperatorLine } from '../lib/model/operator-line';
@@ -53,7 +55,7 @@ export interface SimulatedLogs {
   audit: AuditEvent[];
   /** Sorted by ts. */
   operator: OperatorLine[];
-  truth: { recreations: Recreation[]; loops: Loop[] };
+  truth: { recreations: Recreation[]; loops: Loop[]; drifts: Drift[] };
   /** Every secret-like value the noise wrote (plain and base64 forms): none may reach a report. */
   secrets: string[];
 }
@@ -145,7 +147,20 @@ export function simulateCluster(opts: SimOptions): SimulatedLogs {
     operatorUser,
     newestEventAt: newest,
   });
+  // A drift names the uid the audit events show (its pod is read from them, not from koperator's log).
+  const auditText = JSON.stringify(signal);
+  const drifts = buildDriftTruth(
+    world.drifts,
+    world.recreations,
+    (ns) => world.podsAtMetadata(ns),
+    (text) => auditText.includes(text),
+  );
   // Only the values that made it into the emitted events (the stream stops mid-way).
   const noiseText = JSON.stringify(noise);
-  return { audit, operator, truth, secrets: [...new Set(secrets)].filter((v) => noiseText.includes(v)) };
+  return {
+    audit,
+    operator,
+    truth: { ...truth, drifts },
+    secrets: [...new Set(secrets)].filter((v) => noiseText.includes(v)),
+  };
 }

@@ -424,3 +424,89 @@ function mergeInto(target: JsonObject, patch: JsonObject): JsonObject {
   }
   return out;
 }
+
+/**
+ * `kubectl set image`: a strategic-merge patch of the pod naming the container by its merge
+ * key, with `$setElementOrder/containers` listing every container (as kubectl sends it).
+ */
+export function setImage(
+  world: World,
+  pod: LivePod,
+  actor: Actor,
+  at: Micros,
+  container: string,
+  image: string,
+): RequestRecord {
+  const containers = pod.live.spec?.containers ?? [];
+  pod.live = {
+    ...pod.live,
+    spec: {
+      ...pod.live.spec!,
+      containers: containers.map((c) => (c.name === container ? { ...c, image } : c)),
+    },
+  };
+  bump(world, pod);
+  pod.writes.push({ path: `spec.containers[name=${container}].image`, by: actor.username });
+  const rec = world.request({
+    at,
+    latency: ms(world, 8, 30),
+    actor,
+    verb: 'patch',
+    ...podRef(pod),
+    query: 'fieldManager=kubectl-set',
+    requestObject: {
+      spec: {
+        '$setElementOrder/containers': containers.map((c) => ({ name: c.name })),
+        containers: [{ image, name: container }],
+      },
+    },
+    responseObject: podJson(pod.live),
+    code: 200,
+  });
+  pod.causeAuditIDs.push(rec.auditID);
+  return rec;
+}
+
+/**
+ * `kubectl debug` on Kubernetes before 1.22: an update of `pods/ephemeralcontainers` whose
+ * bodies are of kind `EphemeralContainers` (the pod's identity and the list), not `Pod`.
+ */
+export function addEphemeralContainer(
+  world: World,
+  pod: LivePod,
+  actor: Actor,
+  at: Micros,
+  container: JsonObject,
+): RequestRecord {
+  const before = (pod.live.spec?.ephemeralContainers ?? []).map((c) => toJson(c));
+  const list = [...before, container];
+  const body = (resourceVersion: string | undefined): JsonObject => ({
+    kind: 'EphemeralContainers',
+    apiVersion: 'v1',
+    metadata: {
+      name: pod.name,
+      namespace: pod.namespace,
+      uid: pod.uid,
+      ...(resourceVersion ? { resourceVersion } : {}),
+    },
+    ephemeralContainers: list,
+  });
+  const sent = body(pod.live.metadata?.resourceVersion);
+  pod.live = fromJson<Pod>({
+    ...toJson(pod.live),
+    spec: { ...(toJson(pod.live).spec as JsonObject), ephemeralContainers: list },
+  });
+  bump(world, pod);
+  return world.request({
+    at,
+    latency: ms(world, 5, 20),
+    actor,
+    verb: 'update',
+    ...podRef(pod),
+    uid: pod.uid,
+    subresource: 'ephemeralcontainers',
+    requestObject: sent,
+    responseObject: body(pod.live.metadata?.resourceVersion),
+    code: 200,
+  });
+}

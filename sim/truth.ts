@@ -30,6 +30,16 @@ export interface TruthInputs {
   newestEventAt: Micros;
 }
 
+/**
+ * At Metadata level a person's patch shows no body, so nothing says which field it wrote: its
+ * author is unknown (null) unless the subresource says it (a resize writes only resources).
+ * A webhook's name stays: the admission annotations carry it at every level.
+ */
+function bodilessAuthor(f: FieldChange): FieldChange {
+  const webhook = f.by !== null && f.by.includes('/');
+  return webhook || /\.resources(\.|$)/.test(f.path) ? f : { ...f, by: null };
+}
+
 export const DEFAULT_LOOP_MIN_COUNT = 3;
 export const DEFAULT_LOOP_MAX_GAP_SECONDS = 600;
 
@@ -65,7 +75,11 @@ export function buildTruth(input: TruthInputs): { recreations: Recreation[]; loo
             }
           : null,
         classification: undecidable ? 'unknown' : r.classification,
-        fields: undecidable ? [] : r.fields,
+        fields: undecidable
+          ? []
+          : input.podsAtMetadata(r.namespace) && r.classification === 'external-mutation-revert'
+            ? r.fields.map(bodilessAuthor)
+            : r.fields,
         wouldRestart: statesHidden ? null : r.wouldRestart,
         evidence: [...new Set(r.evidence)],
       };

@@ -1,5 +1,6 @@
 // The simulated cluster's state: nodes, actors, installed webhooks, KafkaClusters and their live
 // broker pods, plus the sinks every scenario writes to (audit events, operator lines, truth).
+import type { SimDrift } from './drift-truth';
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { AuditEvent } from '../lib/model/audit';
 import {
@@ -94,6 +95,8 @@ export class World {
   readonly webhooks: InstalledWebhook[] = [];
   readonly nodes: NodeInfo[];
   readonly recreations: SimRecreation[] = [];
+  /** Out-of-band writes to running broker pods (drift.md), as the scenarios made them. */
+  readonly drifts: SimDrift[] = [];
   /** Broker pods' lifetimes, so background reads can name pods that exist at the time. */
   readonly podLifetimes: Array<{ namespace: string; name: string; from: Micros; to: Micros }> = [];
   readonly operator: Actor;

@@ -13,6 +13,7 @@ import { BoundedCache } from '../k8s/bounded-cache';
 import { contentKey, membersKey } from '../k8s/content-id';
 import { applyWrite, isObject } from './states';
 import type { Incarnation } from './timeline';
+import { actorOf } from '../k8s/actor';
 
 export interface Attribution {
   by: string | null;
@@ -38,7 +39,7 @@ function lastLaterWriter(inc: Incarnation, path: string, operatorUsers: Set<stri
     if (isObject(w.response)) state = w.response;
     else if (state && w.verb === 'patch' && w.request !== undefined) state = applyWrite(state, w) ?? state;
     if (!touched) continue;
-    found = operatorUsers.has(w.user) ? null : { by: w.user, evidence: [w.auditID] };
+    found = operatorUsers.has(w.user) ? null : { by: actorOf(w), evidence: [w.auditID] };
   }
   return found;
 }

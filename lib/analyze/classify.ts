@@ -15,6 +15,7 @@ import { reconstructStates, isObject, type PodStates } from './states';
 import { firstReadyAt } from './readiness';
 import { compareTimes, secondsBetween } from './time';
 import type { ClusterFacts, Incarnation } from './timeline';
+import { actorOf } from '../k8s/actor';
 
 /** How far before a deletion an operator line or a cause may lie and still explain it. */
 const CAUSE_WINDOW_SECONDS = 120;
@@ -101,7 +102,7 @@ export function classifyDeletion(
       const fields = intent.fields.map((f) => ({
         path: f.path,
         ...redactField(f.path, f.from, f.to, allow),
-        by: by?.user ?? null,
+        by: by ? actorOf(by) : null,
       }));
       return rec('intent-change', fields, by ? [by.auditID, ...states.notes] : states.notes);
     }
@@ -193,7 +194,7 @@ function configChangeEvidence(inc: Incarnation, tl: ClusterFacts): string | null
       compareTimes(w.at, until) <= 0,
   );
   return write
-    ? `ConfigMap ${cmName} ${write.verb} by ${write.user} at ${write.at} (audit ${write.auditID})`
+    ? `ConfigMap ${cmName} ${write.verb} by ${actorOf(write)} at ${write.at} (audit ${write.auditID})`
     : null;
 }
 

@@ -15,7 +15,10 @@ export interface AnalysisOptions {
   taintedBrokersSelector?: Record<string, string>;
   /** Env var names whose values findings may show; others appear as "<redacted, changed>". */
   envAllowlist?: string[];
-  /** Users whose writes are an autoscaler's, besides the VPA updater (summary.fixImpact). */
+  /**
+   * Users whose writes are an autoscaler's, beside the VPA updater's service account, which
+   * always is: drift severity `autoscaler`, and the reverts summary.fixImpact counts avoidable.
+   */
   autoscalerUsers?: string[];
 }
 

@@ -13,6 +13,7 @@ import type {
 import { brokerOfPod, brokerOfPodName, type BrokerIdentity } from '../koperator/naming';
 import { MSG } from '../koperator/log-messages';
 import { secondsBetween } from './time';
+import { actorOf } from '../k8s/actor';
 
 export interface Deletion {
   at: string;
@@ -46,7 +47,8 @@ export interface ClusterFacts {
   operatorUsers: Set<string>;
 }
 
-const ok = (f: PodWriteFact) => f.code === null || (f.code >= 200 && f.code < 300);
+// A dry run is answered like the write it rehearses, but the API server stored nothing.
+const ok = (f: PodWriteFact) => f.dryRun !== true && (f.code === null || (f.code >= 200 && f.code < 300));
 
 export function isKubeletFinalDelete(f: PodWriteFact): boolean {
   return f.verb === 'delete' && f.user.startsWith('system:node:') && f.gracePeriodSeconds === 0;
@@ -143,7 +145,7 @@ export function assembleIncarnations(
     if (f.subresource === 'eviction') {
       if (ok(f)) {
         inc.writes.push(f);
-        if (!inc.deletion) inc.deletion = { at: f.at, by: f.user, via: 'eviction', facts: [f] };
+        if (!inc.deletion) inc.deletion = { at: f.at, by: actorOf(f), via: 'eviction', facts: [f] };
         else inc.deletion.facts.push(f);
       } else {
         inc.refusedEvictions.push(f);
@@ -156,7 +158,7 @@ export function assembleIncarnations(
       if (!inc.deletion) {
         inc.deletion = isKubeletFinalDelete(f)
           ? { at: f.at, by: null, via: 'final-delete', facts: [f] }
-          : { at: f.at, by: f.user, via: 'delete', facts: [f] };
+          : { at: f.at, by: actorOf(f), via: 'delete', facts: [f] };
       } else {
         inc.deletion.facts.push(f);
       }

@@ -19,6 +19,7 @@ import type { SNSClient } from '@aws-sdk/client-sns';
 import { analyzeFacts } from '../analyze';
 import { fixImpactOf } from '../analyze/fix-impact';
 import { findFights } from '../fights';
+import { findDrifts } from '../drift';
 import { compareTimes } from '../analyze/time';
 import { diffAlerts, sameAlertState } from '../alerts/diff';
 import { decodeAlertState, encodeAlertState } from '../alerts/state';
@@ -184,6 +185,8 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
   const fights = findFights(read.facts, config.analysis).filter(
     (f) => compareTimes(f.lastAt, window.from) >= 0 && compareTimes(f.firstAt, window.to) <= 0,
   );
+  // Drifts are single writes: found on the whole read, kept where they fall in the window.
+  const drift = findDrifts(read.facts, { ...config.analysis, since: window.from, until: window.to });
   const { events, next } = diffAlerts(
     state,
     { ...result, fights },
@@ -203,6 +206,7 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
     recreations: result.recreations,
     loops: result.loops,
     fights,
+    drifts: drift.drifts,
     events: events.map((e) => ({ event: e.event, id: e.id })),
     summary: {
       generatedAt: now.toISOString(),
@@ -214,7 +218,9 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
       fixImpact: fixImpactOf(result.recreations, config.analysis.autoscalerUsers),
       loops: result.loops.length,
       fights: fights.length,
+      drifts: drift.drifts.length,
       recreationsByClass,
+      ...(drift.warnings.length > 0 ? { warnings: drift.warnings } : {}),
     },
   };
   const link = await writeReport(

@@ -129,6 +129,8 @@ export function analyzeConfigFromEnv(env: Env): AnalyzeConfig {
   analysis.loopMaxGapSeconds = duration(env, 'LOOP_MAX_GAP', analysis.loopMaxGapSeconds);
   const users = list(env, 'OPERATOR_USERS');
   if (users.length > 0) analysis.operatorUsers = users;
+  const autoscalers = list(env, 'AUTOSCALER_USERS');
+  if (autoscalers.length > 0) analysis.autoscalerUsers = autoscalers;
   const alerts = alertOptionsFromEnv({ ...env, LOOP_MAX_GAP_SECONDS: String(analysis.loopMaxGapSeconds) });
   let eksClusterArns: Record<string, string>;
   try {

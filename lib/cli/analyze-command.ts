@@ -52,7 +52,11 @@ Rules
   --operator-user USER   the operator's user name (repeatable; default: learned from
                          the logs as the creator of pods owned by a KafkaCluster)
   --tainted-selector K=V a label of spec.taintedBrokersSelector (repeatable)
-  --config FILE          YAML file with any of: operatorUsers, taintedBrokersSelector,
+  --autoscaler-user USER a user whose in-place resizes of broker pods are an
+                         autoscaler's: live drift severity autoscaler, not alerted
+                         (repeatable; the VPA updater's service account always is)
+  --config FILE          YAML file with any of: operatorUsers, autoscalerUsers,
+                         taintedBrokersSelector,
                          loopMinCount, loopMaxGap, namespaces, kafkaClusters,
                          clusters ([{prefix, name}]: inputs of different
                          Kubernetes clusters are analysed apart), maxLineBytes.
@@ -89,6 +93,7 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
       'loop-max-gap': { type: 'string' },
       'operator-user': { type: 'string', multiple: true },
       'tainted-selector': { type: 'string', multiple: true },
+      'autoscaler-user': { type: 'string', multiple: true },
       config: { type: 'string' },
       'max-line-bytes': { type: 'string' },
       'no-progress': { type: 'boolean' },
@@ -264,6 +269,7 @@ function analysisOptions(values: Flags, file: FileConfig): PipelineOptions {
   if (file.loopMinCount) opts.loopMinCount = file.loopMinCount;
   if (file.loopMaxGapSeconds !== undefined) opts.loopMaxGapSeconds = file.loopMaxGapSeconds;
   if (file.operatorUsers) opts.operatorUsers = file.operatorUsers;
+  if (file.autoscalerUsers) opts.autoscalerUsers = file.autoscalerUsers;
   if (file.taintedBrokersSelector) opts.taintedBrokersSelector = file.taintedBrokersSelector;
   if (file.namespaces) opts.namespaces = file.namespaces;
   if (file.kafkaClusters) opts.kafkaClusters = file.kafkaClusters;
@@ -295,6 +301,7 @@ function analysisOptions(values: Flags, file: FileConfig): PipelineOptions {
   if (list('namespace')) opts.namespaces = list('namespace');
   if (list('cluster')) opts.kafkaClusters = list('cluster');
   if (list('operator-user')) opts.operatorUsers = list('operator-user');
+  if (list('autoscaler-user')) opts.autoscalerUsers = list('autoscaler-user');
   const tainted = list('tainted-selector');
   if (tainted) {
     opts.taintedBrokersSelector = Object.fromEntries(

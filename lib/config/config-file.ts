@@ -10,6 +10,8 @@ export interface ClusterPrefix {
 
 export interface FileConfig {
   operatorUsers?: string[];
+  /** Users whose resizes of broker pods are an autoscaler's (live drift severity). */
+  autoscalerUsers?: string[];
   taintedBrokersSelector?: Record<string, string>;
   loopMinCount?: number;
   loopMaxGapSeconds?: number;
@@ -24,6 +26,7 @@ export class ConfigError extends Error {}
 
 const KEYS = [
   'operatorUsers',
+  'autoscalerUsers',
   'taintedBrokersSelector',
   'loopMinCount',
   'loopMaxGap',
@@ -52,6 +55,8 @@ export function parseConfigFile(text: string, source = 'config'): FileConfig {
   const out: FileConfig = {};
   if (raw.operatorUsers !== undefined)
     out.operatorUsers = stringList(raw.operatorUsers, 'operatorUsers', source);
+  if (raw.autoscalerUsers !== undefined)
+    out.autoscalerUsers = stringList(raw.autoscalerUsers, 'autoscalerUsers', source);
   if (raw.namespaces !== undefined) out.namespaces = stringList(raw.namespaces, 'namespaces', source);
   if (raw.kafkaClusters !== undefined)
     out.kafkaClusters = stringList(raw.kafkaClusters, 'kafkaClusters', source);

@@ -49,6 +49,7 @@ function projectAudit(e: AuditEvent, src: Src): Fact | null {
     uid: internText(str(ref.uid)),
     subresource: internText(str(ref.subresource)),
     code: typeof e.responseStatus?.code === 'number' ? e.responseStatus.code : null,
+    ...impersonation(e),
   };
   switch (ref.resource) {
     case 'pods':
@@ -65,6 +66,17 @@ function projectAudit(e: AuditEvent, src: Src): Fact | null {
   }
 }
 
+/** The impersonated user, as an optional member (absent, not undefined, when there is none). */
+function impersonation(e: AuditEvent): { impersonated?: string } {
+  const name = str(e.impersonatedUser?.username);
+  return name === null ? {} : { impersonated: internText(name) };
+}
+
+/** Whether the request was a dry run: only its requestURI says so. */
+export function isDryRun(requestURI: unknown): boolean {
+  return typeof requestURI === 'string' && /[?&]dryRun=[^&]/.test(requestURI);
+}
+
 function projectPod(
   e: AuditEvent,
   base: Omit<PodWriteFact, 'type'>,
@@ -73,6 +85,7 @@ function projectPod(
   const fact: PodWriteFact = { type: 'pod', ...base };
   const sub = base.subresource;
   const request = e.requestObject;
+  if (isDryRun(e.requestURI)) fact.dryRun = true;
   if (sub === 'status') {
     // Only the parts of status that say a container or the pod ended.
     if (isObject(request)) fact.request = intern(slimStatusPatch(request));
@@ -95,6 +108,10 @@ function projectPod(
   if (response && response.kind === 'Pod') {
     fact.response = slimPod(response);
     fact.uid = fact.uid ?? stringAt(response, 'metadata', 'uid');
+  } else if (sub === 'ephemeralcontainers') {
+    const stored = ephemeralList(response) ?? ephemeralList(request);
+    if (stored) fact.ephemeralContainers = intern(stored);
+    fact.uid = fact.uid ?? stringAt(response, 'metadata', 'uid') ?? stringAt(request, 'metadata', 'uid');
   }
   // Only a broker pod's admission is ever attributed; another team's pod (a body that
   // shows none of koperator's marks) would only cost parsing its webhooks' patches.
@@ -111,6 +128,12 @@ function projectPod(
   if (webhooks.length) fact.webhooks = webhooks;
   if (e.annotations?.['audit.k8s.io/truncated'] === 'true') fact.truncated = true;
   return fact;
+}
+
+/** The list of an `EphemeralContainers` body (the subresource's own kind before Kubernetes 1.22). */
+function ephemeralList(body: unknown): unknown[] | null {
+  if (!isObject(body) || body.kind !== 'EphemeralContainers') return null;
+  return Array.isArray(body.ephemeralContainers) ? body.ephemeralContainers : [];
 }
 
 function patchTypeOf(body: unknown): PodWriteFact['patchType'] {

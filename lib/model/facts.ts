@@ -47,6 +47,12 @@ interface AuditFactBase extends FactBase {
   uid: string | null;
   subresource: string | null;
   code: number | null;
+  /**
+   * `impersonatedUser.username` when the request was impersonated (`kubectl --as`): findings
+   * name that user (findings-contract.md, "Users"); `user` stays the one who authenticated.
+   * Optional, so facts stored before it existed still read.
+   */
+  impersonated?: string;
 }
 
 /**
@@ -67,6 +73,14 @@ export interface PodWriteFact extends AuditFactBase {
   truncated?: boolean;
   /** Delete options' preconditions uid / gracePeriodSeconds, to recognise the kubelet's final delete. */
   gracePeriodSeconds?: number;
+  /** The request was a dry run (`dryRun=` in its requestURI): the API server stored nothing. */
+  dryRun?: true;
+  /**
+   * A write to `pods/ephemeralcontainers` whose bodies are of kind `EphemeralContainers`
+   * (Kubernetes before 1.22), not `Pod`: the list as stored after it. Such a body is never
+   * kept as `response`, which every reader takes for the whole pod.
+   */
+  ephemeralContainers?: unknown[];
 }
 
 /** A write to a KafkaCluster custom resource (usually logged at Metadata level). */
@@ -103,8 +117,6 @@ export interface ObjectWriteFact extends AuditFactBase {
   type: 'object';
   apiGroup: string;
   resource: string;
-  /** `impersonatedUser.username`, when the request was impersonated. */
-  impersonated?: string;
   /** Path (contract syntax, from the parent's root for `scale`) → value token, where the level shows bodies. */
   values?: Record<string, string>;
   /** The body was the whole object (an update): paths it lacks were removed. */

@@ -100,6 +100,45 @@ export interface Fight {
   evidence: string[];
 }
 
+/** Live drift (drift.md): an out-of-band write to a running broker pod. */
+export type DriftKind = 'ephemeral-container' | 'image' | 'resources' | 'tolerations' | 'metadata' | 'other';
+
+export const DRIFT_KINDS: readonly DriftKind[] = [
+  'ephemeral-container',
+  'image',
+  'resources',
+  'tolerations',
+  'metadata',
+  'other',
+];
+
+export type DriftSeverity = 'tamper' | 'autoscaler' | 'change';
+
+export interface DriftField {
+  path: string;
+  /** The value koperator declares (last-applied); null where it declares none. */
+  declared: unknown;
+  /** The value stored at the path after the write; null where it was removed. */
+  to: unknown;
+}
+
+export interface Drift {
+  namespace: string;
+  kafkaCluster: string;
+  brokerId: string;
+  pod: { name: string; uid: string | null };
+  at: string;
+  by: string;
+  verb: string;
+  subresource: string;
+  kind: DriftKind;
+  fields: DriftField[];
+  severity: DriftSeverity;
+  ended: { at: string; how: 'pod-deleted' | 'reverted' } | null;
+  preFixWouldRevert: boolean;
+  evidence: string[];
+}
+
 /** An input named on the command line (or configured) that could not be listed or opened. */
 export interface InputError {
   input: string;
@@ -111,6 +150,8 @@ export interface FindingsDocument {
   loops: Loop[];
   /** Always present in the JSON document; optional here until every producer fills it. */
   fights?: Fight[];
+  /** Always present in the JSON document; optional here until every producer fills it. */
+  drifts?: Drift[];
   summary: Record<string, unknown> & { inputErrors?: InputError[] };
 }
 

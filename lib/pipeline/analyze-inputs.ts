@@ -11,6 +11,7 @@ import { analyzeInto } from '../analyze';
 import { fixImpactOf, sumFixImpacts, type FixImpact } from '../analyze/fix-impact';
 import { RecreationSpool } from '../analyze/recreation-spool';
 import { findFights } from '../fights';
+import { findDrifts } from '../drift';
 import type { AnalysisOptions } from '../analyze/options';
 import { projectRecord } from '../facts/project';
 import { FactStore } from '../facts/store';
@@ -246,8 +247,10 @@ export async function spoolInputs(
   const first = spool.length;
   const result = analyzeInto(facts, scoped, { add: (r) => spool.add(r), clear: () => spool.truncate(first) });
   const fights = findFights(facts, scoped);
+  const drift = findDrifts(facts, scoped);
   const warnings = [
     ...scopeWarnings(facts, scoped),
+    ...drift.warnings,
     ...operatorUserWarnings(facts, scoped, { recreations: spool.added(first), loops: result.loops }),
   ];
   bar?.done();
@@ -255,6 +258,7 @@ export async function spoolInputs(
     recreations: spool,
     loops: result.loops,
     fights,
+    drifts: drift.drifts,
     summary: {
       inputs,
       inputErrors: dedupeErrors(inputErrors),
@@ -266,6 +270,7 @@ export async function spoolInputs(
       fixImpact: fixImpactOf(spool.added(first), scoped.autoscalerUsers),
       loops: result.loops.length,
       fights: fights.length,
+      drifts: drift.drifts.length,
       dataEndsAt: dataEndsAt ?? null,
       ...(opts.sinceSeconds !== undefined ? { since: scoped.since ?? null } : {}),
       warnings,
@@ -340,6 +345,7 @@ export async function spoolByCluster(
     recreations: spool,
     loops: docs.flatMap(([, d]) => d.loops).sort((a, b) => byTime(a.firstAt, b.firstAt)),
     fights: docs.flatMap(([, d]) => d.fights ?? []).sort((a, b) => byTime(a.firstAt, b.firstAt)),
+    drifts: docs.flatMap(([, d]) => d.drifts ?? []).sort((a, b) => byTime(a.at, b.at)),
     summary: {
       inputs,
       inputErrors: docs.flatMap(([, d]) => d.summary.inputErrors ?? []),
@@ -350,6 +356,7 @@ export async function spoolByCluster(
       fixImpact: sumFixImpacts(docs.map(([, d]) => d.summary.fixImpact as FixImpact)),
       loops: docs.reduce((n, [, d]) => n + d.loops.length, 0),
       fights: docs.reduce((n, [, d]) => n + (d.fights?.length ?? 0), 0),
+      drifts: docs.reduce((n, [, d]) => n + (d.drifts?.length ?? 0), 0),
       dataEndsAt: ends.sort(byTime).pop() ?? null,
       warnings: docs.flatMap(([name, d]) =>
         ((d.summary.warnings as string[] | undefined) ?? []).map((w) => (name ? `${name}: ${w}` : w)),

@@ -137,6 +137,7 @@ export function timeSpan(doc: FindingsDocument): { start: number; end: number } 
     see(l.firstAt);
     see(l.lastAt);
   }
+  for (const d of doc.drifts ?? []) see(d.at);
   return start <= end ? { start, end } : null;
 }
 

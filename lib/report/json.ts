@@ -2,7 +2,7 @@
 // Objects are rebuilt key by key rather than passed to JSON.stringify as they are, so
 // the output has the contract's key order whatever built the objects, and internal
 // extras never leak into what the checks and other tools parse.
-import type { CreatedPod, FieldChange, Fight, FindingsDocument, Loop, Recreation } from '../model/findings';
+import type { CreatedPod, Drift, FieldChange, Fight, FindingsDocument, Loop, Recreation } from '../model/findings';
 
 /** Names the document for tools that read it (findings-contract.md); bumped only on a breaking change. */
 export const FINDINGS_SCHEMA = 'koperator-audit/findings';
@@ -15,6 +15,7 @@ export function renderJson(doc: FindingsDocument): string {
     recreations: doc.recreations.map(orderRecreation),
     loops: doc.loops.map(orderLoop),
     fights: (doc.fights ?? []).map(orderFight),
+    drifts: (doc.drifts ?? []).map(orderDrift),
     // inputErrors always present too: an empty list is the all-clear, a missing key is not.
     summary: { ...doc.summary, inputErrors: doc.summary.inputErrors ?? [] },
   };
@@ -93,5 +94,24 @@ function orderFight(f: Fight): Fight {
     active: f.active,
     recommendation: f.recommendation,
     evidence: f.evidence,
+  };
+}
+
+export function orderDrift(d: Drift): Drift {
+  return {
+    namespace: d.namespace,
+    kafkaCluster: d.kafkaCluster,
+    brokerId: d.brokerId,
+    pod: { name: d.pod.name, uid: d.pod.uid },
+    at: d.at,
+    by: d.by,
+    verb: d.verb,
+    subresource: d.subresource,
+    kind: d.kind,
+    fields: d.fields.map((f) => ({ path: f.path, declared: f.declared ?? null, to: f.to ?? null })),
+    severity: d.severity,
+    ended: d.ended ? { at: d.ended.at, how: d.ended.how } : null,
+    preFixWouldRevert: d.preFixWouldRevert,
+    evidence: d.evidence,
   };
 }

@@ -4,7 +4,8 @@
 // <details>/<summary> (an HTML block, where Markdown escapes are not processed), and
 // fenced blocks, whose content is literal as long as the fence is longer than any
 // backtick run inside.
-import type { Fight, FindingsDocument, Loop, Recreation } from '../model/findings';
+import type { Drift, Fight, FindingsDocument, Loop, Recreation } from '../model/findings';
+import { countStanding, driftPreFix, driftState, driftWrite, sortDrifts } from './drift-format';
 import { classStyle } from './colors';
 import {
   brokerLabel,
@@ -14,7 +15,9 @@ import {
   formatDuration,
   formatRange,
   formatTimestamp,
+  formatValue,
   formatValueBlock,
+  truncate,
   groupByBroker,
   headlineOf,
   plural,
@@ -83,6 +86,11 @@ export function renderMarkdown(doc: FindingsDocument, opts: MarkdownRenderOption
   out.push(`## Fights (${fights.length})`, '');
   if (fights.length === 0) out.push('No controller fights a webhook, an autoscaler or another writer.', '');
   else out.push(...fightTable(fights), '');
+
+  const drifts = sortDrifts(doc.drifts ?? []);
+  out.push(`## Live drift (${drifts.length}, ${countStanding(drifts)} standing)`, '');
+  if (drifts.length === 0) out.push('No one but the operator changed a running broker pod.', '');
+  else out.push(...driftTable(drifts), '');
 
   const groups = groupByBroker(doc.recreations);
   out.push(`## Recreations (${formatCount(doc.recreations.length)})`, '');
@@ -168,6 +176,47 @@ function fightTable(fights: Fight[]): string[] {
       'recommendation',
     ]),
     '|---|---|---|--:|--:|---|---|---|---|',
+    ...rows,
+  ];
+}
+
+/** Each out-of-band write to a running broker pod: who, what (declared → written), and whether it stands. */
+function driftTable(drifts: Drift[]): string[] {
+  const rows = drifts.map((d) =>
+    row([
+      mdText(formatTimestamp(d.at)),
+      mdText(brokerLabel(d)),
+      mdCode(d.pod.name),
+      mdText(d.by),
+      mdText(driftWrite(d)),
+      mdText(d.kind),
+      d.severity === 'tamper' ? '**tamper**' : mdText(d.severity),
+      d.fields.length
+        ? d.fields
+            .map(
+              (f) =>
+                `${mdCode(f.path)}: ${mdText(truncate(formatValue(f.declared), 200))} → ${mdText(truncate(formatValue(f.to), 200))}`,
+            )
+            .join('<br>')
+        : '(Metadata level: not logged)',
+      d.ended ? mdText(driftState(d)) : '**stands**',
+      mdText(driftPreFix(d)),
+    ]),
+  );
+  return [
+    row([
+      'time (UTC)',
+      'broker',
+      'pod',
+      'by',
+      'write',
+      'kind',
+      'severity',
+      'declared → written',
+      'state',
+      'before the fix',
+    ]),
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
   ];
 }

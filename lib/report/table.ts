@@ -8,7 +8,8 @@
 // becomes one block per row, long paths are shortened in the middle at a segment
 // boundary, and long text (fields, mutators, recommendations) goes on its own indented,
 // wrapped lines instead of a column of its own.
-import type { Fight, FindingsDocument, Loop, Recreation } from '../model/findings';
+import type { Drift, Fight, FindingsDocument, Loop, Recreation } from '../model/findings';
+import { countStanding, driftChanges, driftPreFix, driftState, driftWrite, sortDrifts } from './drift-format';
 import { SGR, classStyle, paint } from './colors';
 import {
   brokerLabel,
@@ -90,6 +91,13 @@ export function renderTable(doc: FindingsDocument, opts: TableRenderOptions): st
   title(`Fights (${formatCount(fights.length)})`);
   if (fights.length === 0) out.push('  No controller fights a webhook, an autoscaler or another writer.');
   else out.push(...fightLines(fights, width, color));
+  out.push('');
+
+  // Out-of-band writes to running broker pods (drift.md): what koperator's fix no longer undoes.
+  const drifts = sortDrifts(doc.drifts ?? []);
+  title(`Live drift (${formatCount(drifts.length)}, ${formatCount(countStanding(drifts))} standing)`);
+  if (drifts.length === 0) out.push('  No one but the operator changed a running broker pod.');
+  else out.push(...driftLines(drifts, width, color));
   out.push('');
 
   title(`Recreations (${formatCount(doc.recreations.length)})`);
@@ -326,6 +334,42 @@ function fightLines(fights: Fight[], width: number, color: boolean): string[] {
   });
   out.push('', paint('  What to do', SGR.bold, color));
   for (const f of fights) out.push(...hanging(`  ${fightLabel(f)}: ${f.recommendation}`, '      ', width));
+  return out;
+}
+
+// --- drifts -------------------------------------------------------------------------------
+
+/** Longest value shown of a field: an ephemeral container is a whole object; the JSON has it all. */
+const DRIFT_VALUE_CHARS = 120;
+
+/**
+ * A block per drift: the pod, whether it stands, kind and severity; when, how and by whom;
+ * then each field, declared → written, wrapped rather than cut (an image tag is the point).
+ */
+function driftLines(drifts: Drift[], width: number, color: boolean): string[] {
+  const out: string[] = [];
+  for (const d of drifts) {
+    const state = d.ended
+      ? paint(driftState(d), SGR.dim, color)
+      : paint('STANDS', `${SGR.bold};${SGR.red}`, color);
+    const name = truncate(sanitizeForTerminal(d.pod.name), Math.max(10, width - 40));
+    out.push(`  ${paint(name, SGR.bold, color)}  ${state}`);
+    out.push(
+      ...hanging(
+        `    ${d.kind} ${d.severity} on ${brokerLabel(d)}: ${formatTimestamp(d.at)} UTC, ${driftWrite(d)} by ${d.by}`,
+        '      ',
+        width,
+      ),
+    );
+    const changes = d.fields.length
+      ? d.fields.map(
+          (f) =>
+            `      ${f.path}: ${truncate(formatValue(f.declared), DRIFT_VALUE_CHARS)} → ${truncate(formatValue(f.to), DRIFT_VALUE_CHARS)}`,
+        )
+      : driftChanges(d).map((c) => `      ${c}`);
+    for (const c of changes) out.push(...hanging(c, '          ', width));
+    out.push(...hanging(`      ${driftPreFix(d)}`, '        ', width).map((l) => paint(l, SGR.dim, color)));
+  }
   return out;
 }
 

@@ -9,6 +9,7 @@ import { downscale } from './downscale';
 import { eviction } from './eviction';
 import { inplaceResize } from './inplace-resize';
 import { intentChange } from './intent-change';
+import { liveDrift } from './live-drift';
 import { manualDelete } from './manual-delete';
 import { metadataVerboseLoop } from './metadata-verbose-loop';
 import { oom } from './oom';
@@ -27,7 +28,8 @@ export type ScenarioName =
   | 'oom'
   | 'downscale'
   | 'metadata-verbose-loop'
-  | 'inplace-resize';
+  | 'inplace-resize'
+  | 'live-drift';
 
 export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
   'scaleops-loop': scaleopsLoop,
@@ -42,6 +44,9 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
   downscale,
   'metadata-verbose-loop': metadataVerboseLoop,
   'inplace-resize': inplaceResize,
+  // Not in the default order: it is played where drift is checked, so the other suites'
+  // simulated clusters stay as they were.
+  'live-drift': liveDrift,
 };
 
 export const DEFAULT_SCENARIO_ORDER: readonly ScenarioName[] = [

@@ -6,6 +6,7 @@ import { CLUSTERS } from '../fixtures';
 import { patchPod } from '../kube';
 import { operatorRestart } from '../operator';
 import { controller, secs, type Scenario } from './common';
+import { getPath } from '../paths';
 
 export const inplaceResize: Scenario = (ctx, start) => {
   const { world, rng } = ctx;
@@ -18,7 +19,9 @@ export const inplaceResize: Scenario = (ctx, start) => {
   const pod = world.broker(CLUSTERS.search, 4);
   const idx = (pod.live.spec?.containers ?? []).findIndex((c) => c.name === 'kafka');
   const cpu = `${rng.pick([1600, 1700, 1800, 1900])}m`;
-  patchPod(
+  const path = 'spec.containers[name=kafka].resources.requests.cpu';
+  const declared = getPath(pod.lastApplied, path) ?? null;
+  const resize = patchPod(
     world,
     pod,
     updater,
@@ -29,6 +32,19 @@ export const inplaceResize: Scenario = (ctx, start) => {
     },
     'resize',
   );
+  // An autoscaler's drift (drift.md), ended by the pre-fix revert below.
+  world.drifts.push({
+    pod,
+    at: resize.receivedAt,
+    auditID: resize.auditID,
+    by: updater.username,
+    verb: 'patch',
+    subresource: 'resize',
+    kind: 'resources',
+    severity: 'autoscaler',
+    fields: [{ path, declared, to: cpu }],
+    preFixWouldRevert: true,
+  });
   const r = operatorRestart(world, CLUSTERS.search, '4', start + secs(rng, 0.6, 2.5));
   return r.readyAt + secs(rng, 2, 6);
 };

@@ -51,7 +51,6 @@ const SECRET = {
   awsAccessKeyId: 'ASIAPLNTACCESSKEY7Q2Z',
   awsSessionName: 'plnt-session-name-6e21bd',
   credentialId: 'plnt-credential-id-0ac7f3',
-  impersonatedName: 'plnt-impersonated-user-b5e019',
   impersonatedExtra: 'plnt-impersonated-extra-3c9d28',
   auditAnnotationBearer: 'plnt-audit-annotation-bearer-8a04f1',
   brokerEnvDesired: 'plnt-broker-env-desired-41d7aa',
@@ -64,6 +63,8 @@ const SECRET = {
   fightInjectedEnv: 'plnt-fight-injected-env-0d93be',
   fightAnnotationA: 'plnt-fight-annotation-a-61f0c2',
   fightAnnotationB: 'plnt-fight-annotation-b-a4e7d9',
+  // Live drift (drift.md): an env value a tamperer gave a debug container in a broker pod.
+  tamperEnv: 'plnt-tamper-debug-env-6f28e1',
 } as const;
 type SecretKey = keyof typeof SECRET;
 
@@ -73,6 +74,7 @@ type SecretKey = keyof typeof SECRET;
  * must still never reach a report, an alert or a log line.
  */
 const IN_POD_SPEC: ReadonlySet<SecretKey> = new Set([
+  'tamperEnv',
   'brokerEnvDesired',
   'brokerEnvMutated',
   'removedEnv',
@@ -237,8 +239,10 @@ function plantIdentity(e: AuditEvent): void {
       'authentication.kubernetes.io/credential-id': [SECRET.credentialId],
     },
   };
+  // The impersonated user's name is no secret: findings name it (findings-contract.md,
+  // "Users"), so the plant impersonates the caller itself and only its extra is secret.
   e.impersonatedUser = {
-    username: SECRET.impersonatedName,
+    username: e.user.username,
     extra: { 'example.com/ticket': [SECRET.impersonatedExtra] },
   };
   e.annotations = {
@@ -328,6 +332,54 @@ function plantLaterBody(body: unknown, live: readonly Json[]): void {
   if (kafka) envOf(kafka).push(...live.map((v) => ({ ...v })));
 }
 
+const TAMPER_CONTAINER = 'debugger-plnt1';
+
+/**
+ * `kubectl debug` into a broker pod of the loop (an update of pods/ephemeralcontainers, as a
+ * 1.20 API server logs it), its container given an env value: a drift whose `to` is the
+ * container, which must show without the value.
+ */
+function tamperEvent(like: AuditEvent): AuditEvent {
+  const meta = (like.responseObject as Json).metadata as Json;
+  const at = new Date(Date.parse(like.stageTimestamp) + 1500).toISOString().replace('Z', '000Z');
+  const body = (resourceVersion: string) => ({
+    kind: 'EphemeralContainers',
+    apiVersion: 'v1',
+    metadata: { name: meta.name, namespace: meta.namespace, uid: meta.uid, resourceVersion },
+    ephemeralContainers: [
+      {
+        name: TAMPER_CONTAINER,
+        image: 'busybox:1.36',
+        targetContainerName: 'kafka',
+        env: [{ name: 'DEBUG_TOKEN', value: SECRET.tamperEnv }],
+      },
+    ],
+  });
+  return {
+    kind: 'Event',
+    apiVersion: 'audit.k8s.io/v1',
+    level: 'RequestResponse',
+    auditID: 'd1f7c0de-5eed-4a11-9e55-7a3b9e2f0c01',
+    stage: 'ResponseComplete',
+    requestURI: `/api/v1/namespaces/${String(meta.namespace)}/pods/${String(meta.name)}/ephemeralcontainers`,
+    verb: 'update',
+    user: { username: 'mallory@example.com', groups: ['system:authenticated'] },
+    objectRef: {
+      resource: 'pods',
+      namespace: String(meta.namespace),
+      name: String(meta.name),
+      uid: String(meta.uid),
+      apiVersion: 'v1',
+      subresource: 'ephemeralcontainers',
+    },
+    responseStatus: { code: 200 },
+    requestObject: body('1'),
+    responseObject: body('2'),
+    requestReceivedTimestamp: at,
+    stageTimestamp: at,
+  };
+}
+
 function isLoopPodCreate(e: AuditEvent): boolean {
   if (
     e.objectRef?.resource !== 'pods' ||
@@ -385,7 +437,9 @@ async function buildCorpus(dir: string): Promise<void> {
   const like = events.find(isLoopPodCreate) ?? events[0];
   await fs.writeFile(
     path.join(dir, 'audit.log.gz'),
-    encodeAudit('audit-jsonl', [...events, ...secretBearingEvents(like, 0)], { gzip: true }),
+    encodeAudit('audit-jsonl', [...events, ...secretBearingEvents(like, 0), tamperEvent(like)], {
+      gzip: true,
+    }),
   );
   for (const [i, c] of EXTRA_CONTAINERS.entries()) {
     await fs.writeFile(path.join(dir, `extra-${c}.log`), encodeAudit(c, secretBearingEvents(like, i + 1)));
@@ -645,6 +699,13 @@ describeWithCorpus(SCENARIOS, 'secrets planted in the logs never leave the proce
     expect(removed.length).toBeGreaterThan(0);
     for (const f of removed) expect([f.from, f.to]).toEqual([{ name: REMOVED_ENV, value: REDACTED }, null]);
     expect(out.doc.loops.some((l) => l.kafkaCluster === LOOP_CLUSTER && l.brokerId === '5')).toBe(true);
+  });
+
+  it('found the tamperer’s debug container as a drift, its env value redacted', () => {
+    const drift = (out.doc.drifts ?? []).find((d) => d.kind === 'ephemeral-container');
+    expect(drift?.by).toBe('mallory@example.com');
+    expect(drift?.fields.map((f) => f.path)).toEqual([`spec.ephemeralContainers[name=${TAMPER_CONTAINER}]`]);
+    expect(JSON.stringify(drift?.fields[0].to)).toContain(`"value":"${REDACTED}"`);
   });
 
   it('found the planted fights: the env var by name, the annotation by key, with their writers', () => {

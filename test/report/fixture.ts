@@ -1,7 +1,14 @@
 // A fixed findings document covering what the reports must draw: every class, an
 // active and an ended loop, a downscale (createdPod null), an `unknown` recreation with
 // wouldRestart null, and field values that try HTML and Markdown injection.
-import type { Classification, Fight, FindingsDocument, Loop, Recreation } from '../../lib/model/findings';
+import type {
+  Classification,
+  Drift,
+  Fight,
+  FindingsDocument,
+  Loop,
+  Recreation,
+} from '../../lib/model/findings';
 
 export const INJECTION = '<img src=x onerror=alert(1)>';
 export const SCRIPT_BREAKOUT = '</script><script>alert(2)</script>';
@@ -316,10 +323,79 @@ export function buildFixture(): FindingsDocument {
       evidence: ['bae4b64b-4dbf-472c-9d39-67c69d41fd56'],
     },
   ];
+  // Live drift (drift.md): a standing image tamper, an autoscaler resize reverted, a debug
+  // container ended by the pod's deletion, one with hostile text.
+  const drifts: Drift[] = [
+    {
+      namespace: 'kafka',
+      kafkaCluster: 'events',
+      brokerId: '0',
+      pod: { name: 'events-0-xklrp', uid: '0f2879d5-c96d-497b-b203-51901f5f8d11' },
+      at: at('10:40:13', 53),
+      by: 'bob@corp.example',
+      verb: 'patch',
+      subresource: '',
+      kind: 'image',
+      fields: [
+        {
+          path: 'spec.containers[name=kafka].image',
+          declared: 'ghcr.io/adobe/kafka:2.13-3.9.1',
+          to: 'ghcr.io/adobe/kafka:2.13-4.0.0',
+        },
+      ],
+      severity: 'tamper',
+      ended: null,
+      preFixWouldRevert: true,
+      evidence: ['c5d0c0be-a6e2-4009-9d18-b69983b13b50'],
+    },
+    {
+      namespace: 'kafka-seed',
+      kafkaCluster: 'pipeline-kafka',
+      brokerId: '201',
+      pod: { name: 'pipeline-kafka-201-q8s7d', uid: null },
+      at: at('10:12:40'),
+      by: 'system:serviceaccount:kube-system:vpa-updater',
+      verb: 'patch',
+      subresource: 'resize',
+      kind: 'resources',
+      fields: [{ path: 'spec.containers[name=kafka].resources.requests.cpu', declared: '2', to: '2500m' }],
+      severity: 'autoscaler',
+      ended: { at: at('10:20:00'), how: 'reverted' },
+      preFixWouldRevert: true,
+      evidence: ['5b5e0d55-7a47-4b8c-9a55-0f1f3fb1a001', '5b5e0d55-7a47-4b8c-9a55-0f1f3fb1a002'],
+    },
+    {
+      namespace: 'kafka',
+      kafkaCluster: 'events',
+      brokerId: '1',
+      pod: { name: 'events-1-n7l72', uid: 'f863a499-8466-49b4-bc47-a1555b936403' },
+      at: at('10:45:09', 86),
+      by: `carol ${INJECTION}`,
+      verb: 'update',
+      subresource: 'ephemeralcontainers',
+      kind: 'ephemeral-container',
+      fields: [
+        {
+          path: 'spec.ephemeralContainers[name=debugger-65rkw]',
+          declared: null,
+          to: {
+            name: 'debugger-65rkw',
+            image: `busybox:1.36${SCRIPT_BREAKOUT}`,
+            targetContainerName: 'kafka',
+          },
+        },
+      ],
+      severity: 'tamper',
+      ended: { at: at('10:50:00'), how: 'pod-deleted' },
+      preFixWouldRevert: false,
+      evidence: ['939c7c8b-af8e-4882-981c-38403c896cc7', '939c7c8b-af8e-4882-981c-38403c896cc8'],
+    },
+  ];
   return {
     recreations,
     loops,
     fights,
+    drifts,
     summary: {
       files: 4,
       filesSkipped: 1,

@@ -5,7 +5,7 @@ describe('JSON report', () => {
   const doc = buildFixture();
   const text = renderReport(doc, 'json', { color: true });
 
-  it('round-trips to the input document, named by schema and version, with fights and inputErrors always present', () => {
+  it('round-trips to the input document, named by schema and version, with fights, drifts and inputErrors always present', () => {
     expect(JSON.parse(text)).toEqual({
       schema: 'koperator-audit/findings',
       version: 1,
@@ -30,13 +30,41 @@ describe('JSON report', () => {
   it('writes keys in contract order whatever order the objects were built in', () => {
     const shuffled = buildFixture();
     const r = shuffled.recreations[0];
+    shuffled.drifts = shuffled.drifts?.map(
+      (d) => Object.fromEntries(Object.entries(d).reverse()) as typeof d,
+    );
     shuffled.fights = shuffled.fights?.map(
       (f) => Object.fromEntries(Object.entries(f).reverse()) as typeof f,
     );
     // Rebuild the first recreation with its keys reversed.
     shuffled.recreations[0] = Object.fromEntries(Object.entries(r).reverse()) as typeof r;
     const parsed = JSON.parse(renderReport(shuffled, 'json', { color: false }));
-    expect(Object.keys(parsed)).toEqual(['schema', 'version', 'recreations', 'loops', 'fights', 'summary']);
+    expect(Object.keys(parsed)).toEqual([
+      'schema',
+      'version',
+      'recreations',
+      'loops',
+      'fights',
+      'drifts',
+      'summary',
+    ]);
+    // drift.md's keys, in its order.
+    expect(Object.keys(parsed.drifts[0])).toEqual([
+      'namespace',
+      'kafkaCluster',
+      'brokerId',
+      'pod',
+      'at',
+      'by',
+      'verb',
+      'subresource',
+      'kind',
+      'fields',
+      'severity',
+      'ended',
+      'preFixWouldRevert',
+      'evidence',
+    ]);
     expect(Object.keys(parsed.recreations[0])).toEqual([
       'namespace',
       'kafkaCluster',
@@ -91,6 +119,11 @@ describe('JSON report', () => {
   it('always carries fights, an empty array when there are none', () => {
     const { fights: _none, ...withoutFights } = buildFixture();
     expect(JSON.parse(renderReport(withoutFights, 'json', { color: false })).fights).toEqual([]);
+  });
+
+  it('always carries drifts, an empty array when there are none', () => {
+    const { drifts: _none, ...withoutDrifts } = buildFixture();
+    expect(JSON.parse(renderReport(withoutDrifts, 'json', { color: false })).drifts).toEqual([]);
   });
 
   it('ignores the colour option', () => {

@@ -48,6 +48,7 @@ describe('scenario coverage', () => {
       downscale: ['intent-change'],
       'metadata-verbose-loop': ['external-deletion', 'external-mutation-revert', 'unknown'],
       'inplace-resize': ['external-mutation-revert'],
+      'live-drift': ['external-mutation-revert'],
     };
     expect([...classes].sort()).toEqual(expected[name].sort());
     const loops = one.truth.loops;

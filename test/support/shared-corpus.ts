@@ -8,6 +8,7 @@ export const SHARED_CORPUS = path.resolve(__dirname, '..', '..', '..', 'shared',
 export const SCENARIOS = path.join(SHARED_CORPUS, 'scenarios');
 export const EXTERNAL = path.join(SHARED_CORPUS, 'external');
 export const FIGHTS = path.join(SHARED_CORPUS, 'fights');
+export const DRIFT = path.join(SHARED_CORPUS, 'drift');
 
 export function describeWithCorpus(dir: string, title: string, body: () => void): void {
   if (existsSync(dir)) {

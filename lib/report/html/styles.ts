@@ -69,6 +69,10 @@ details.more-fights>summary{cursor:pointer;color:var(--muted);padding:6px 10px;f
 .fight-band[data-kind="field-fight"]{fill:#0e74901f;stroke:#0e7490}
 .fight-band[data-kind="hot-loop"]{fill:#b453091f;stroke:#b45309}
 .fight-band[data-active="true"]{stroke-dasharray:5 3;stroke-width:1.8}
+.drift-mark{fill:#f59e0b;stroke:var(--ink);stroke-width:1}
+.drift-mark[data-severity="tamper"]{fill:#dc2626}
+.drift-mark[data-stands="false"]{fill-opacity:.45}
+table.drifts td{vertical-align:top}
 .empty{font-size:13px;fill:var(--muted);text-anchor:middle}
 .tip{position:fixed;z-index:10;pointer-events:none;background:var(--ink);color:var(--bg);border-radius:6px;
 padding:6px 9px;font-size:12px;max-width:420px;box-shadow:0 4px 14px #0003;display:none}

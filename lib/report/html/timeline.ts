@@ -4,7 +4,8 @@
 // down; hover text for marks is therefore supplied by the page script from the data.
 // Marks denser than the drawing are binned (mark-bins.ts) and loop labels that would
 // collide are merged (label-layout.ts), so the picture stays readable at any scale.
-import type { Fight, FindingsDocument, Loop } from '../../model/findings';
+import type { Drift, Fight, FindingsDocument, Loop } from '../../model/findings';
+import { driftChanges, driftState } from '../drift-format';
 import {
   brokerKey,
   brokerLabel,
@@ -14,6 +15,7 @@ import {
   formatCount,
   formatDuration,
   formatRange,
+  formatTimestamp,
   parseTime,
   timeSpan,
   truncate,
@@ -330,11 +332,37 @@ function plotSvg(
   }
   parts.push('</g>');
 
+  parts.push(...driftMarks(doc.drifts ?? [], rowOf, x));
+
   if (rows.length === 0) {
     parts.push(`<text class="empty" x="${T.width / 2}" y="${T.top + 24}">No broker pod deletions</text>`);
   }
   parts.push('</svg>');
   return parts.join('\n');
+}
+
+/**
+ * A diamond per drift (drift.md) on its broker's row, above the deletion marks: a drift is
+ * rare and is the one thing here a person did by hand, so each gets its own hover text.
+ */
+function driftMarks(drifts: readonly Drift[], rowOf: Map<string, Row>, x: (ms: number) => number): string[] {
+  if (drifts.length === 0) return [];
+  const r = TIMELINE.markRadius + 1;
+  const out = ['<g class="drifts">'];
+  for (const d of drifts) {
+    const row = rowOf.get(brokerKey(d));
+    const t = parseTime(d.at);
+    if (!row || t === null) continue;
+    const cx = x(t);
+    const cy = row.markY - TIMELINE.markRadius - 3;
+    const tip = `${d.kind} drift (${d.severity}) of ${d.pod.name} by ${d.by} at ${formatTimestamp(d.at)} UTC: ${driftChanges(d).join('; ')}; ${driftState(d)}`;
+    out.push(
+      `<path class="drift-mark" data-severity="${escapeHtml(d.severity)}" data-stands="${d.ended === null}" ` +
+        `d="M${num(cx)} ${num(cy - r)}l${r} ${r}l${-r} ${r}l${-r} ${-r}z"><title>${escapeHtml(truncate(tip, 600))}</title></path>`,
+    );
+  }
+  out.push('</g>');
+  return out;
 }
 
 /** `×25 · every 9s`, or for several loops `23 loops · ×575 · every 8.7s–9.2s · 1 active`. */
@@ -369,7 +397,7 @@ function fightRows(fights: readonly Fight[], y0: number): Array<Row & { fight: F
 function brokerRows(doc: FindingsDocument): Row[] {
   const looping = new Set(doc.loops.map(brokerKey));
   const brokers = new Map<string, { namespace: string; kafkaCluster: string; brokerId: string }>();
-  for (const b of [...doc.recreations, ...doc.loops]) {
+  for (const b of [...doc.recreations, ...doc.loops, ...(doc.drifts ?? [])]) {
     if (!brokers.has(brokerKey(b))) brokers.set(brokerKey(b), b);
   }
   const rows: Row[] = [];
