@@ -32,9 +32,3 @@ export function severityOf(kind: DriftKind, fields: DriftField[], byAutoscaler: 
   return fields.some((f) => PRIVILEGED.test(f.path)) ? 'tamper' : 'change';
 }
 
-/** The VPA updater's service account, in whichever namespace VPA runs. */
-const VPA_UPDATER = /^system:serviceaccount:[^:]+:vpa-updater$/;
-
-export function isAutoscaler(user: string, configured: readonly string[] = []): boolean {
-  return configured.includes(user) || VPA_UPDATER.test(user);
-}

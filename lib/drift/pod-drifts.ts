@@ -16,7 +16,8 @@ import {
   ephemeralContainersOf,
   isDefaultToleration,
 } from './declared-changes';
-import { isAutoscaler, kindOf, severityOf } from './kind';
+import { isAutoscalerUser } from '../k8s/writers';
+import { kindOf, severityOf } from './kind';
 import { statesOfWrites, type Pod } from './pod-states';
 
 export interface PodDriftOptions {
@@ -78,7 +79,7 @@ export function podDrifts(inc: Incarnation, opts: PodDriftOptions): PodDrifts {
         const shown = redactField(f.path, f.declared, f.to, allow);
         return { path: f.path, declared: shown.from ?? null, to: shown.to ?? null };
       }),
-      severity: severityOf(kind, found.fields, isAutoscaler(by, opts.autoscalerUsers)),
+      severity: severityOf(kind, found.fields, isAutoscalerUser(by, opts.autoscalerUsers)),
       ended: null,
       preFixWouldRevert:
         declared !== null && after !== null && threeWayDecision(declared, declared, after).changed,

@@ -18,7 +18,10 @@ export function isWebhookRef(by: string): boolean {
   return WEBHOOK_REF.test(by);
 }
 
+/** The VPA updater's service account, in whichever namespace VPA runs. */
+const VPA_UPDATER = /^system:serviceaccount:[^:]+:vpa-updater$/;
+
 /** The VPA updater, or a user configured as an autoscaler (`--autoscaler-user`). */
 export function isAutoscalerUser(by: string, configured: readonly string[] = []): boolean {
-  return DEFAULT_AUTOSCALER_USERS.includes(by) || configured.includes(by);
+  return VPA_UPDATER.test(by) || configured.includes(by);
 }
