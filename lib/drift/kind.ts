@@ -31,4 +31,3 @@ export function severityOf(kind: DriftKind, fields: DriftField[], byAutoscaler: 
   if (kind === 'ephemeral-container' || kind === 'image') return 'tamper';
   return fields.some((f) => PRIVILEGED.test(f.path)) ? 'tamper' : 'change';
 }
-
