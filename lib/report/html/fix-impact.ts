@@ -1,5 +1,6 @@
 // The fix-impact section: what koperator's fix would have saved (summary.fixImpact), in the
-// words a team lead forwards, then broker by broker, the brokers it saves most first.
+// words a team lead forwards, then broker by broker (folded, so "What to do" stays in the
+// first screen), the brokers it saves most first.
 import { fixImpactByBroker, type BrokerFixImpact } from '../../analyze/fix-impact';
 import {
   capitalized,
@@ -31,6 +32,7 @@ export function fixImpactSection(doc: FindingsDocument): string {
 <h2>${h(capitalized(fixImpactHeadline(fi)))}</h2>
 ${tampers ? `<p>${h(capitalized(tampers))}.</p>` : ''}
 <p class="muted">${h(capitalized(fixImpactBasis(fi)))}.</p>
+<details class="fix-impact-brokers"><summary>By broker (${formatCount(brokers.length)})</summary>
 <table class="fix-impact">
 <thead><tr><th>broker</th><th>recreations</th><th>would not have happened</th><th>reverted people’s writes</th><th>downtime saved</th><th>downtime in all</th></tr></thead>
 <tbody>
@@ -38,6 +40,7 @@ ${shown.map(brokerRow).join('\n')}
 </tbody>
 </table>
 ${more > 0 ? `<p class="muted">and ${formatCount(more)} more brokers; the JSON output has every recreation.</p>` : ''}
+</details>
 </section>`;
 }
 

@@ -124,6 +124,7 @@ details.counts>summary h2{display:inline;margin:0}
 details.counts[open]>summary{margin-bottom:10px}
 .scroll{overflow-x:auto}
 #what-to-do h2 .muted{font-weight:400;font-size:12.5px}
+details.fix-impact-brokers>summary{cursor:pointer;color:var(--muted);padding:4px 0}
 details.more-advice>summary{cursor:pointer;color:var(--muted);padding:4px 0}
 .chip.kind{border-color:var(--k,#7c3aed)}
 [data-kind="recreate-loop"]{--k:#7c3aed}[data-kind="field-fight"]{--k:#0e7490}[data-kind="hot-loop"]{--k:#b45309}
