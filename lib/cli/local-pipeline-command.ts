@@ -1,5 +1,5 @@
-import { parseArgs } from 'util';
 import { runLocalPipeline } from './local-pipeline';
+import { parseFlags } from './flags';
 import { UsageError, type CliIo } from './io';
 
 export const LOCAL_PIPELINE_HELP = `Usage: koperator-audit local-pipeline [--input DIR] [options]
@@ -20,8 +20,7 @@ they produced.
 `;
 
 export async function runLocalPipelineCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
+  const { values } = parseFlags(argv, {
     options: {
       input: { type: 'string' },
       cluster: { type: 'string' },
@@ -31,7 +30,6 @@ export async function runLocalPipelineCommand(argv: string[], io: CliIo): Promis
       verbose: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
-    strict: true,
   });
   if (values.help) {
     io.stdout.write(LOCAL_PIPELINE_HELP);
