@@ -19,7 +19,7 @@ import type { SNSClient } from '@aws-sdk/client-sns';
 import { analyzeFacts } from '../analyze';
 import { findFights } from '../fights';
 import { compareTimes } from '../analyze/time';
-import { diffAlerts, sameAlertState } from '../alerts/diff';
+import { diffAlerts, isFirstRun, sameAlertState } from '../alerts/diff';
 import { decodeAlertState, encodeAlertState } from '../alerts/state';
 import type { AlertEvent, AlertState } from '../alerts/types';
 import { alertStateKey, reportKey } from '../facts/partition';
@@ -254,7 +254,9 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
     { ...result, fights },
   );
 
-  if (events.length > 0 || !sameAlertState(state, next)) {
+  // The first run writes its state even when it found nothing: a later run then knows the
+  // deployment has been watching, so a loop that a backfill brings in is news (diff.ts).
+  if (events.length > 0 || !sameAlertState(state, next) || isFirstRun(state)) {
     const claimed: AlertState = {
       ...next,
       pending: events.map((event) => ({ event, window, report: link })),

@@ -73,6 +73,8 @@ export function suggest(typed: string, known: readonly string[]): string | null 
   const name = typed.toLowerCase();
   const starts = known.filter((k) => k.startsWith(name));
   if (starts.length === 1) return starts[0];
+  // One or two letters are near everything.
+  if (name.length < 3) return null;
   let best: string | null = null;
   let bestDistance = Infinity;
   for (const k of known) {
