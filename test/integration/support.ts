@@ -153,5 +153,11 @@ export async function scheduleAnalysis(env: Env, now: Date): Promise<ScheduleRun
  */
 export async function watchedBefore(env: Env, cluster: string, at: Date): Promise<void> {
   const state = { ...emptyAlertState(cluster), updatedAt: at.toISOString() };
-  await saveAlertState(env.s3, env.stack.bucket, alertStateKey(defaultLayout(), cluster), encodeAlertState(state), null);
+  await saveAlertState(
+    env.s3,
+    env.stack.bucket,
+    alertStateKey(defaultLayout(), cluster),
+    encodeAlertState(state),
+    null,
+  );
 }
