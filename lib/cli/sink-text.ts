@@ -10,7 +10,7 @@ export function readMrkdwn(text: string): string {
   return text
     .replace(/<([^|>]+)\|([^>]+)>/g, '$2 ($1)')
     .replace(/<(https?:[^>]+)>/g, '$1')
-    .replace(/(^|[\s(])\*([^*\n]+)\*(?=$|[\s),.:;])/gm, '$1$2')
+    .replace(/(^|[\s(])\*([^*\s](?:[^*\n]*[^*\s])?)\*(?=$|[\s),.:;])/gm, '$1$2')
     .replace(/`([^`\n]+)`/g, '$1');
 }
 

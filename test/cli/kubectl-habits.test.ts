@@ -247,3 +247,63 @@ describe('--only prints just the sections asked for', () => {
     expect(cut).toBeLessThan(full / 2);
   });
 });
+
+describe('local-pipeline prints what each reader got, not raw JSON', () => {
+  let text: Run;
+  let raw: Run;
+  beforeAll(() => {
+    text = run(['local-pipeline']);
+    raw = run(['local-pipeline', '-o', 'json']);
+  }, 240_000);
+
+  it('per alert: the Slack message, the chat notification and the email, as read', () => {
+    expect(text.code).toBe(0);
+    const alerts = (text.stdout.match(/^━━ Alert \d+ of \d+: /gm) ?? []).length;
+    expect(alerts).toBeGreaterThan(0);
+    for (const sink of [/^── Slack$/gm, /^── Chat \(Amazon Q Developer\)$/gm, /^── Email: \[local\] /gm])
+      expect((text.stdout.match(sink) ?? []).length).toBe(alerts);
+    // Block Kit and notification JSON are not what a person reads.
+    expect(text.stdout).not.toContain('"blocks"');
+    expect(text.stdout).not.toContain('"textType"');
+    expect(text.stdout).toContain('Broker: kafka/clickstream-kafka broker 5');
+    expect(text.stdout.split('\n').length).toBeLessThan(400);
+  });
+
+  it('prints no link into the emulator, which is gone when the command returns', () => {
+    const endpoint = /fauxqs on (http:\/\/127\.0\.0\.1:\d+)/.exec(text.stderr)?.[1];
+    expect(endpoint).toBeDefined();
+    expect(text.stdout).not.toContain(endpoint);
+    expect(text.stdout).toContain('(link left out: it pointed into the emulator, which has stopped)');
+    const rawEndpoint = /fauxqs on (http:\/\/127\.0\.0\.1:\d+)/.exec(raw.stderr)![1];
+    expect(raw.stdout).not.toContain(rawEndpoint);
+  });
+
+  it('-o json: the raw payloads', () => {
+    expect(raw.code).toBe(0);
+    const doc = JSON.parse(raw.stdout) as { sns: unknown[]; slack: { blocks: unknown[] }[]; chat: unknown[] };
+    expect(doc.slack.length).toBe(doc.sns.length);
+    expect(doc.slack.every((p) => Array.isArray(p.blocks))).toBe(true);
+  });
+
+  it('a first run over old logs alerts the loop still going on, not the loops long over', () => {
+    const events = (JSON.parse(raw.stdout) as { sns: { attributes: { event: string } }[] }).sns.map(
+      (m) => m.attributes.event,
+    );
+    // The examples hold three loops, one active at the end of the logs.
+    expect(events.filter((e) => e === 'loop-started')).toHaveLength(1);
+    expect(events).not.toContain('loop-ended');
+    expect(text.stdout).toContain(
+      '2 loop(s) ended before this first analysis: they are in the report, not alerted',
+    );
+  });
+
+  it('--backfill alerts those too, started and ended', () => {
+    const r = run(['local-pipeline', '--backfill', '-o', 'json']);
+    expect(r.code).toBe(0);
+    const events = (JSON.parse(r.stdout) as { sns: { attributes: { event: string } }[] }).sns.map(
+      (m) => m.attributes.event,
+    );
+    expect(events.filter((e) => e === 'loop-started')).toHaveLength(3);
+    expect(events.filter((e) => e === 'loop-ended')).toHaveLength(2);
+  }, 120_000);
+});
