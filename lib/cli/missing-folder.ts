@@ -11,7 +11,7 @@ export function missingFolder(
 ): string | null {
   if (err.code !== 'ENOENT' || typeof err.path !== 'string') return null;
   const folder = path.dirname(err.path);
-  if (folder === tempDir || err.path.startsWith(tempDir + path.sep))
+  if (err.path === tempDir || folder === tempDir || err.path.startsWith(tempDir + path.sep))
     return `the temporary folder ${tempDir} does not exist (set TMPDIR to a folder that exists, or create it)`;
   return `the folder ${folder} does not exist (needed for ${err.path})`;
 }
