@@ -99,6 +99,7 @@ export function diffAlerts(
   const { cluster, options } = ctx;
   const maxGapMs = options.loopMaxGapSeconds * 1000;
   const windowStartMs = ctx.windowStart.getTime();
+  const first = isFirstRun(prev);
   const prevLoops = (prev?.loops ?? []).map((l) => ({ ...l }));
   const matched = new Set<LoopState>();
   const loopEvents: LoopAlert[] = [];
@@ -137,11 +138,16 @@ export function diffAlerts(
         ended: false,
         loop: cur,
       };
-      announce('loop-started', fresh, cur);
-      // A loop first seen after it stopped (a backfill, a late log) is both news and over.
-      if (!cur.active) {
-        fresh.ended = true;
-        announce('loop-ended', fresh, cur);
+      // A loop first seen after it stopped (a backfill, a late log) is both news and over;
+      // on the first run over old logs it is history, for the report and not for an alert
+      // (remembered as ended, so it is never announced later either).
+      if (!cur.active && first) fresh.ended = true;
+      else {
+        announce('loop-started', fresh, cur);
+        if (!cur.active) {
+          fresh.ended = true;
+          announce('loop-ended', fresh, cur);
+        }
       }
       nextLoops.push(fresh);
       continue;
@@ -223,7 +229,7 @@ export function diffAlerts(
     .sort((a, b) => ms(a.deletedAt) - ms(b.deletedAt) || a.key.localeCompare(b.key));
 
   nextLoops.sort((a, b) => ms(a.firstAt) - ms(b.firstAt) || a.broker.localeCompare(b.broker));
-  const fights = diffFights(prev?.fights ?? [], current.fights ?? [], ctx);
+  const fights = diffFights(prev?.fights ?? [], current.fights ?? [], ctx, first);
   return {
     events: [...loopEvents, ...fights.events, ...recEvents],
     next: {
@@ -236,6 +242,14 @@ export function diffAlerts(
       pending: prev?.pending ?? [],
     },
   };
+}
+
+/**
+ * The first analysis of a cluster: no state yet (the deployment passes emptyAlertState,
+ * whose updatedAt is the epoch; every state written carries its run's time).
+ */
+export function isFirstRun(prev: AlertState | null): boolean {
+  return prev === null || Date.parse(prev.updatedAt) === 0;
 }
 
 /** Whether two states differ in anything but who wrote them when: an unchanged state is not rewritten. */
@@ -257,6 +271,7 @@ function diffFights(
   prev: readonly FightState[],
   current: readonly Fight[],
   ctx: DiffContext,
+  firstRun: boolean,
 ): { events: FightAlert[]; next: FightState[] } {
   const { cluster, options } = ctx;
   const maxGapMs = options.loopMaxGapSeconds * 1000;
@@ -299,10 +314,14 @@ function diffFights(
         ended: false,
         fight: cur,
       };
-      announce('fight-started', fresh, cur);
-      if (!cur.active) {
-        fresh.ended = true;
-        announce('fight-ended', fresh, cur);
+      // As for loops: a fight over before the first run is the report's, not an alert's.
+      if (!cur.active && firstRun) fresh.ended = true;
+      else {
+        announce('fight-started', fresh, cur);
+        if (!cur.active) {
+          fresh.ended = true;
+          announce('fight-ended', fresh, cur);
+        }
       }
       next.push(fresh);
       continue;

@@ -2,6 +2,7 @@
 // (findings-contract.md, "Classes"): a deletion by someone else first, then tainted
 // labels, then a non-empty three-way diff (intent change or external-mutation revert),
 // then a terminated container or evicted pod, then a configuration change, else unknown.
+import { DOWNSCALE_EVIDENCE } from './removal';
 import type { FieldChange, Recreation } from '../model/findings';
 import type { Classification } from '../model/findings';
 import { intentDecision, threeWayDecision, type DiffDecision } from '../koperator/pod-diff';
@@ -84,7 +85,11 @@ export function classifyDeletion(
   if (taint) return rec('tainted-restart', [], [taint]);
 
   if (!successor && isDownscale(inc, tl)) {
-    return rec('intent-change', [], ['downscale: no successor pod, and the operator removed the broker']);
+    return rec(
+      'intent-change',
+      [],
+      [`${DOWNSCALE_EVIDENCE} no successor pod, and the operator removed the broker`],
+    );
   }
 
   if (three?.changed && intent) {

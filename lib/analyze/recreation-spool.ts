@@ -16,6 +16,7 @@ import {
 import { tmpdir } from 'os';
 import * as path from 'path';
 import type { Classification, Recreation } from '../model/findings';
+import { isBrokerRemoval } from './removal';
 import { sharedFields, sharedVerdict } from './shared-parts';
 import { epochMicros } from './time';
 
@@ -27,9 +28,21 @@ export interface SpoolOptions {
 }
 
 const DEFAULT_BUFFER_BYTES = 1 << 20;
+const REMOVAL_BIT = 0x80;
 
 /** The temporary file failed (a full disk, a file size limit): not a bug, and never fewer findings. */
 export class SpoolError extends Error {}
+
+/** Why the temporary folder cannot hold the spool, naming it (and TMPDIR, which chose it). */
+function spoolFolderProblem(where: string, e: unknown): string {
+  const code = (e as { code?: string }).code;
+  if (code === 'ENOENT')
+    return `the temporary folder ${where} does not exist (set TMPDIR to a folder that exists)`;
+  if (code === 'ENOTDIR') return `the temporary folder ${where} is not a folder (set TMPDIR to a folder)`;
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+    return `cannot write in the temporary folder ${where} (set TMPDIR to a folder you can write)`;
+  return `cannot make the recreations' temporary file in ${where}: ${(e as Error).message}`;
+}
 
 export class RecreationSpool implements Iterable<Recreation> {
   private fd: number;
@@ -48,6 +61,8 @@ export class RecreationSpool implements Iterable<Recreation> {
   private sorted: Int32Array | null = null;
   private readBuffer = Buffer.allocUnsafe(64 * 1024);
   private readonly classes = new Map<Classification, number>();
+  /** Brokers removed by a downscale (a deletion with no successor, not a recreation). */
+  private removed = 0;
   private broken: Error | null = null;
   private closed = false;
   private readonly where: string;
@@ -56,7 +71,12 @@ export class RecreationSpool implements Iterable<Recreation> {
     this.buffer = Buffer.allocUnsafe(opts.bufferBytes ?? DEFAULT_BUFFER_BYTES);
     this.where = opts.dir ?? tmpdir();
     // A directory of its own (mkdtemp) so no other user of a shared /tmp can plant the name.
-    const dir = mkdtempSync(path.join(this.where, 'koperator-audit-spool-'));
+    let dir: string;
+    try {
+      dir = mkdtempSync(path.join(this.where, 'koperator-audit-spool-'));
+    } catch (e) {
+      throw new SpoolError(spoolFolderProblem(this.where, e), { cause: e });
+    }
     const file = path.join(dir, 'recreations.json');
     this.fd = openSync(file, 'wx+', 0o600);
     // Unlinked at once: an interrupted run (Ctrl-C, a Lambda timeout) leaves nothing behind,
@@ -77,6 +97,11 @@ export class RecreationSpool implements Iterable<Recreation> {
   /** How many of those have this classification. */
   count(classification: Classification): number {
     return this.classes.get(classification) ?? 0;
+  }
+
+  /** How many of those removed a broker for good (a downscale: see isBrokerRemoval). */
+  removals(): number {
+    return this.removed;
   }
 
   /** Recreations per classification, in the order the classes first arrived. */
@@ -105,7 +130,10 @@ export class RecreationSpool implements Iterable<Recreation> {
     this.sorted = null;
     let c = this.classNames.indexOf(r.classification);
     if (c < 0) c = this.classNames.push(r.classification) - 1;
-    this.cls[i] = c;
+    // The high bit marks a removal, so a truncation can take that count back too.
+    const removal = isBrokerRemoval(r);
+    if (removal) this.removed++;
+    this.cls[i] = c | (removal ? REMOVAL_BIT : 0);
     this.classes.set(r.classification, (this.classes.get(r.classification) ?? 0) + 1);
   }
 
@@ -119,7 +147,8 @@ export class RecreationSpool implements Iterable<Recreation> {
     if (to === this.n) return;
     this.flush();
     for (let i = to; i < this.n; i++) {
-      const c = this.classNames[this.cls[i]];
+      const c = this.classNames[this.cls[i] & ~REMOVAL_BIT];
+      if (this.cls[i] & REMOVAL_BIT) this.removed--;
       const left = this.classes.get(c)! - 1;
       if (left === 0) this.classes.delete(c);
       else this.classes.set(c, left);

@@ -21,7 +21,7 @@ import { fixImpactOf } from '../analyze/fix-impact';
 import { findFights } from '../fights';
 import { findDrifts } from '../drift';
 import { compareTimes } from '../analyze/time';
-import { diffAlerts, sameAlertState } from '../alerts/diff';
+import { diffAlerts, isFirstRun, sameAlertState } from '../alerts/diff';
 import { decodeAlertState, encodeAlertState } from '../alerts/state';
 import type { AlertEvent, AlertState } from '../alerts/types';
 import { alertStateKey, reportKey } from '../facts/partition';
@@ -252,7 +252,9 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
     { ...result, fights },
   );
 
-  if (events.length > 0 || !sameAlertState(state, next)) {
+  // The first run writes its state even when it found nothing: a later run then knows the
+  // deployment has been watching, so a loop that a backfill brings in is news (diff.ts).
+  if (events.length > 0 || !sameAlertState(state, next) || isFirstRun(state)) {
     const claimed: AlertState = {
       ...next,
       pending: events.map((event) => ({ event, window, report: link })),

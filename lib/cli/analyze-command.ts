@@ -4,51 +4,54 @@
 // line of counts. The exit status says whether every input was read (EXIT in exit-codes.ts).
 import { createWriteStream, promises as fs } from 'fs';
 import { once } from 'events';
-import { parseArgs } from 'util';
 import { defaultAnalysisOptions } from '../analyze/options';
 import { ConfigError, parseConfigFile, type FileConfig } from '../config/config-file';
-import { parseDurationSeconds } from '../config/duration';
+import { parseDurationSeconds, parsePositiveDuration } from '../config/duration';
 import { RecreationSpool, SpoolError } from '../analyze/recreation-spool';
 import { spoolByCluster, type PipelineOptions, type SpooledFindings } from '../pipeline/analyze-inputs';
 import { renderReport, type ReportFormat } from '../report';
+import { parseSections, SECTIONS, type Section } from '../report/sections';
 import { writeJson } from '../report/json-stream';
 import { formatCount, plural } from '../report/format';
 import { describeInputError, inputErrorLine } from '../sources/input-errors';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes';
+import { parseFlags } from './flags';
 import { CommandError, UsageError, type CliIo } from './io';
 import { createProgress } from './progress';
 import { reportWidth } from './terminal';
 
-export const ANALYZE_HELP = `Usage: koperator-audit analyze --input PATH [--input PATH ...] [options]
+export const ANALYZE_HELP = `Usage: koperator-audit analyze -f PATH [-f PATH ...] [options]
        koperator-audit analyse ...   (the same command)
 
 Reads Kubernetes audit logs and koperator logs, rebuilds every Kafka broker pod's
 states, replays koperator's diffs and explains each broker pod recreation.
 
 Inputs
-  --input PATH           a file, a folder (read recursively), s3://bucket/prefix, or -
+  -f, --input PATH       a file, a folder (read recursively), s3://bucket/prefix, or -
                          for standard input; repeat for several. Formats are detected
-                         from the bytes.
+                         from the bytes. (-f as in kubectl's -f/--filename)
   --region REGION        AWS region of the s3:// inputs (default: AWS_REGION)
 Output
-  --format FORMAT        table (default on a terminal), json (default otherwise; the
+  -o, --format FORMAT    table (default on a terminal), json (default otherwise; the
                          findings contract), markdown, or html
+  --only SECTIONS        table and markdown: print only these sections, comma-separated:
+                         ${SECTIONS.join(', ')} (failed inputs and warnings always show)
   --out FILE             write the report to FILE instead of stdout
   --fail-on WHAT         exit 1 when the findings hold WHAT: active-loop, loop,
                          revert (an external-mutation revert) or any (any recreation);
                          repeatable or comma-separated
-  --quiet                no progress, warnings or counts on stderr; input errors
+  -q, --quiet            no progress, warnings or counts on stderr; input errors
                          are still printed
 Scope
   --since TIME           only recreations deleted at or after TIME: RFC 3339, or a
                          duration (2h, 30m) back from the end of the logs (the newest
                          event read, not the clock)
   --until TIME           only recreations deleted at or before TIME (RFC 3339)
-  --namespace NS         only this namespace (repeatable)
+  -n, --namespace NS     only this namespace (repeatable)
   --cluster NAME         only this KafkaCluster (repeatable)
 Rules
   --loop-min-count N     recreations that make a loop (default 3)
-  --loop-max-gap DUR     longest gap inside a loop, e.g. 10m, 90s (default 10m)
+  --loop-max-gap DUR     longest gap inside a loop, with a unit: 10m, 90s (default 10m)
   --operator-user USER   the operator's user name (repeatable; default: learned from
                          the logs as the creator of pods owned by a KafkaCluster)
   --tainted-selector K=V a label of spec.taintedBrokersSelector (repeatable)
@@ -76,18 +79,18 @@ const FAIL_ON = ['active-loop', 'loop', 'revert', 'any'] as const;
 type FailOn = (typeof FAIL_ON)[number];
 
 export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
+  const { values } = parseFlags(argv, {
     options: {
-      input: { type: 'string', multiple: true },
+      input: { type: 'string', multiple: true, short: 'f' },
       region: { type: 'string' },
-      format: { type: 'string' },
+      format: { type: 'string', short: 'o' },
+      only: { type: 'string', multiple: true },
       out: { type: 'string' },
       'fail-on': { type: 'string', multiple: true },
       quiet: { type: 'boolean', short: 'q' },
       since: { type: 'string' },
       until: { type: 'string' },
-      namespace: { type: 'string', multiple: true },
+      namespace: { type: 'string', multiple: true, short: 'n' },
       cluster: { type: 'string', multiple: true },
       'loop-min-count': { type: 'string' },
       'loop-max-gap': { type: 'string' },
@@ -99,21 +102,20 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
       'no-progress': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
-    strict: true,
-    allowPositionals: false,
   });
   if (values.help) {
     io.stdout.write(ANALYZE_HELP);
     return EXIT.ok;
   }
   const inputs = values.input ?? [];
-  if (inputs.length === 0) throw new UsageError('analyze needs at least one --input PATH');
+  if (inputs.length === 0) throw new UsageError('analyze needs at least one -f/--input PATH');
   if (inputs.filter((i) => i === '-').length > 1)
     throw new UsageError('--input - (standard input) can be given once');
   const format = (values.format ?? (io.stdout.isTTY ? 'table' : 'json')) as ReportFormat;
   if (!['table', 'json', 'markdown', 'html'].includes(format)) {
     throw new UsageError(`--format must be table, json, markdown or html (got "${format}")`);
   }
+  const only = onlySections(values.only, format);
   const failOn = parseFailOn(values['fail-on'] ?? []);
   const file = values.config ? await readConfig(values.config) : {};
   const opts = analysisOptions(values, file);
@@ -134,7 +136,7 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
       : undefined;
   const region = values.region;
   // Recreations go to a temporary file as they are found and are read back one at a time.
-  const spool = new RecreationSpool();
+  const spool = openSpool();
   try {
     const doc = await spoolByCluster(
       inputs,
@@ -148,7 +150,7 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
       },
       spool,
     );
-    await writeReport(doc, format, { out: values.out, inputs }, io);
+    await writeReport(doc, format, { out: values.out, inputs, only }, io);
     const errors = doc.summary.inputErrors ?? [];
     for (const e of errors) io.stderr.write(`koperator-audit: cannot read ${inputErrorLine(e)}\n`);
     if (!quiet) {
@@ -158,12 +160,23 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
     }
     return exitStatus(doc, failOn);
   } catch (e) {
-    if (e instanceof SpoolError)
-      throw new CommandError(`${e.message} (set TMPDIR to a folder with room)`, EXIT.internal);
-    throw e;
+    throw e instanceof SpoolError ? spoolFailed(e) : e;
   } finally {
     spool.close();
   }
+}
+
+function openSpool(): RecreationSpool {
+  try {
+    return new RecreationSpool();
+  } catch (e) {
+    throw e instanceof SpoolError ? spoolFailed(e) : e;
+  }
+}
+
+function spoolFailed(e: SpoolError): CommandError {
+  const hint = e.message.includes('TMPDIR') ? '' : ' (set TMPDIR to a folder with room)';
+  return new CommandError(`${e.message}${hint}`, EXIT.internal);
 }
 
 /**
@@ -174,7 +187,7 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
 async function writeReport(
   doc: SpooledFindings,
   format: ReportFormat,
-  { out, inputs }: { out?: string; inputs: string[] },
+  { out, inputs, only }: { out?: string; inputs: string[]; only?: Section[] },
   io: CliIo,
 ): Promise<void> {
   if (format === 'json') {
@@ -200,6 +213,7 @@ async function writeReport(
     inputs,
     generatedAt: new Date().toISOString(),
     width: reportWidth(toTerminal ? io.stdout : undefined, process.env),
+    only,
   });
   if (out) {
     try {
@@ -229,6 +243,18 @@ function matches(doc: SpooledFindings, what: FailOn): boolean {
     case 'any':
       return doc.recreations.length > 0 || doc.loops.length > 0 || (doc.fights?.length ?? 0) > 0;
   }
+}
+
+/** --only: the table's and the Markdown's sections; the other formats are whole documents. */
+function onlySections(values: string[] | undefined, format: ReportFormat): Section[] | undefined {
+  if (!values) return undefined;
+  if (format !== 'table' && format !== 'markdown')
+    throw new UsageError(
+      `--only applies to -o table and -o markdown (the ${format} report is one whole document)`,
+    );
+  const parsed = parseSections(values);
+  if ('error' in parsed) throw new UsageError(`--only ${parsed.error}`);
+  return parsed.sections;
 }
 
 function parseFailOn(values: string[]): FailOn[] {
@@ -281,9 +307,9 @@ function analysisOptions(values: Flags, file: FileConfig): PipelineOptions {
   }
   const maxGap = str('loop-max-gap');
   if (maxGap !== undefined) {
-    const s = parseDurationSeconds(maxGap);
-    if (s === null) throw new UsageError(`--loop-max-gap "${maxGap}" is not a duration like 10m`);
-    opts.loopMaxGapSeconds = s;
+    const gap = parsePositiveDuration(maxGap);
+    if ('error' in gap) throw new UsageError(`--loop-max-gap "${maxGap}" ${gap.error}`);
+    opts.loopMaxGapSeconds = gap.seconds;
   }
   const since = str('since');
   if (since !== undefined) {
@@ -328,8 +354,11 @@ export function summaryLine(doc: SpooledFindings): string {
   const active = doc.loops.filter((l) => l.active).length;
   const fights = doc.fights ?? [];
   const failed = (s.inputErrors ?? []).length;
+  // A downscale's deletion is in `recreations` (the contract) but re-created nothing.
+  const removed = doc.recreations.removals();
+  const removals = removed ? `, ${plural(removed, 'broker')} removed (downscale)` : '';
   const parts = [
-    `${plural(doc.recreations.length, 'recreation')}, ${plural(doc.loops.length, 'loop')} (${formatCount(active)} active), ` +
+    `${plural(doc.recreations.length - removed, 'recreation')}${removals}, ${plural(doc.loops.length, 'loop')} (${formatCount(active)} active), ` +
       `${plural(fights.length, 'fight')} (${formatCount(fights.filter((f) => f.active).length)} active) in ${num(s.seconds).toFixed(1)} s`,
     `${plural(events, 'event')} read`,
     `${plural(failed, 'input')} failed`,

@@ -1,6 +1,6 @@
-import { parseArgs } from 'util';
 import { runBackfill } from './backfill';
 import { EXIT } from './exit-codes';
+import { parseFlags } from './flags';
 import { UsageError, type CliIo } from './io';
 
 export const BACKFILL_HELP = `Usage: koperator-audit backfill s3://BUCKET/PREFIX --queue URL [--region R] [--dry-run]
@@ -22,15 +22,13 @@ Exit status
 `;
 
 export async function runBackfillCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
+  const { values, positionals } = parseFlags(argv, {
     options: {
       queue: { type: 'string' },
       region: { type: 'string' },
       'dry-run': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
-    strict: true,
     allowPositionals: true,
   });
   if (values.help) {

@@ -2,13 +2,14 @@
 // Takes one pod or the `kind: List` that `kubectl get pods -o yaml` prints; anything else
 // (a Deployment, an empty file) is a usage error with one line saying what it was.
 import { promises as fs } from 'fs';
-import { parseArgs } from 'util';
 import { loadYamlBounded } from '../config/safe-yaml';
 import { explainPod, explanationLine, renderExplanation } from '../explain/explain-pod';
 import { EXIT } from './exit-codes';
+import { parseFlags } from './flags';
 import { UsageError, type CliIo } from './io';
 
-export const EXPLAIN_HELP = `Usage: koperator-audit explain-pod FILE|- [--desired FILE] [--format text|json] [--exit-code]
+export const EXPLAIN_HELP = `Usage: koperator-audit explain-pod FILE|- [--desired FILE] [-o text|json] [--exit-code]
+       koperator-audit explain-pod -f FILE ...   (as kubectl takes a file)
 
 Reads live broker pods as printed by \`kubectl get pod X -o yaml\` or
 \`kubectl get pods -l app=kafka -o yaml\` (a List: every pod in it is explained, one
@@ -23,9 +24,10 @@ tells, with no logs at all:
   - what to do about it.
 
   FILE | -          the pod or List of pods (YAML or JSON); - reads stdin
+  -f, --filename F  the same, as a flag (kubectl's -f)
   --desired FILE    a desired pod to compare against instead of the last-applied one
                     (one copied from the live pod: what the API server fills in is marked)
-  --format FORMAT   text (default) or json (an object for one pod, an array for a List)
+  -o, --format FMT  text (default) or json (an object for one pod, an array for a List)
   --exit-code       exit 1 when koperator before the fix would re-create a pod
   -h, --help        this text
 
@@ -36,25 +38,26 @@ Exit status
 `;
 
 export async function runExplain(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
+  const { values, positionals } = parseFlags(argv, {
     options: {
+      filename: { type: 'string', short: 'f' },
       desired: { type: 'string' },
-      format: { type: 'string' },
+      format: { type: 'string', short: 'o' },
       'exit-code': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
-    strict: true,
     allowPositionals: true,
   });
   if (values.help) {
     io.stdout.write(EXPLAIN_HELP);
     return EXIT.ok;
   }
-  if (positionals.length !== 1) throw new UsageError('explain-pod needs exactly one FILE (or - for stdin)');
+  const files = [...positionals, ...(values.filename !== undefined ? [values.filename] : [])];
+  if (files.length !== 1) throw new UsageError('explain-pod needs exactly one FILE (or - for stdin)');
   const format = values.format ?? 'text';
-  if (format !== 'text' && format !== 'json') throw new UsageError('--format must be text or json');
-  const { pods, list } = await readPods(positionals[0], io);
+  if (format !== 'text' && format !== 'json')
+    throw new UsageError(`-o/--format must be text or json (got "${format}")`);
+  const { pods, list } = await readPods(files[0], io);
   let desired: Record<string, unknown> | undefined;
   if (values.desired) {
     const d = await readPods(values.desired, io);

@@ -31,11 +31,15 @@ import {
   uploadObject,
   type LocalClients,
 } from '../aws/local-stack';
-import { defaultLayout, hourStart, normalisePrefix } from '../facts/partition';
+import { emptyAlertState } from '../alerts/diff';
+import { encodeAlertState } from '../alerts/state';
+import { saveAlertState } from '../aws/alert-state-store';
+import { alertStateKey, defaultLayout, hourStart, normalisePrefix } from '../facts/partition';
 import { parseDurationSeconds } from '../config/duration';
 import { listLocal } from '../sources/local';
 import { describeInputError } from '../sources/input-errors';
 import { UsageError } from './io';
+import { chatAsRead, slackAsRead, withoutEmulatorLinksDeep } from './sink-text';
 
 export interface LocalPipelineOptions {
   /** Folder (read recursively) or file to upload; default `examples/logs`. */
@@ -50,6 +54,12 @@ export interface LocalPipelineOptions {
   format?: 'text' | 'json';
   /** Show the functions' own structured logs and EMF metrics on stdout. */
   verbose?: boolean;
+  /**
+   * Play the logs as a backfill into a cluster the deployment already watched (an earlier
+   * run found nothing): loops already over are alerted, started and ended. Without it the
+   * run is the deployment's first, and those go to the report only.
+   */
+  backfill?: boolean;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
 }
@@ -169,6 +179,13 @@ export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<Loca
     if (lookbackSeconds === null || lookbackSeconds <= 0)
       throw new UsageError(`--lookback is not a duration: ${opts.lookback}`);
     process.env.LOOKBACK = String(Math.ceil(lookbackSeconds));
+    if (opts.backfill) {
+      const watched = {
+        ...emptyAlertState(cluster),
+        updatedAt: new Date(now.getTime() - lookbackSeconds * 1000).toISOString(),
+      };
+      await saveAlertState(s3, BUCKET, alertStateKey(layout, cluster), encodeAlertState(watched), null);
+    }
     const analyzed = await runSchedule(
       sqs,
       stack,
@@ -218,7 +235,7 @@ export async function runLocalPipeline(opts: LocalPipelineOptions): Promise<Loca
       slack: slackPayloads,
       chat,
     };
-    print(opts, result);
+    print(opts, result, fauxqs.endpoint);
     return result;
   } finally {
     for (const k of Object.keys(process.env)) if (!(k in savedEnv)) delete process.env[k];
@@ -241,34 +258,60 @@ async function factsSpan(
   };
 }
 
-function print(opts: LocalPipelineOptions, r: LocalPipelineResult): void {
+function print(opts: LocalPipelineOptions, r: LocalPipelineResult, endpoint: string): void {
   const out = opts.stdout;
   if (opts.format === 'json') {
-    out.write(
-      JSON.stringify({ sns: r.sns, slack: r.slack, chat: r.chat, analyze: r.analyze }, null, 2) + '\n',
-    );
+    const raw = { sns: r.sns, slack: r.slack, chat: r.chat, analyze: r.analyze };
+    out.write(JSON.stringify(withoutEmulatorLinksDeep(raw, endpoint), null, 2) + '\n');
     return;
   }
+  // Links are dropped from the payloads first, so each reader sees the note where the link was.
+  const dead = <T>(v: T): T => withoutEmulatorLinksDeep(v, endpoint) as T;
+  const events = r.sns.map((m) => m.attributes.event ?? 'alert');
+  const counts = [...new Set(events)].map((e) => `${events.filter((x) => x === e).length} ${e}`);
   out.write(
-    `${r.sns.length} SNS message(s), ${r.slack.length} Slack post(s), ${r.chat.length} chat/email message(s)\n`,
+    `${r.sns.length} alert(s) published${counts.length ? `: ${counts.join(', ')}` : ''}; ` +
+      `${r.slack.length} Slack post(s), ${r.chat.length} chat notification(s) and email(s). ` +
+      `Below, what each received; the raw payloads: --format json.\n`,
   );
-  r.sns.forEach((m, i) => {
-    out.write(`\n── SNS ${i + 1}: ${m.subject}\n`);
+  const over = overLoops(r.analyze);
+  if (!opts.backfill && over > 0)
     out.write(
-      `   attributes: ${Object.entries(m.attributes)
-        .map(([k, v]) => `${k}=${v}`)
-        .join(' ')}\n`,
+      `${over} loop(s) ended before this first analysis: they are in the report, not alerted ` +
+        `(--backfill alerts them, as logs backfilled into a watched cluster would be).\n`,
     );
-    out.write(JSON.stringify(m.body, null, 2).replace(/^/gm, '   ') + '\n');
+  out.write('Report links are left out: they point into the emulator, which stops with this command.\n');
+  const slackLeft = new Set(r.slack);
+  const chatLeft = new Set(r.chat);
+  r.sns.forEach((m, i) => {
+    const id = String((m.body as { id?: unknown }).id ?? '');
+    out.write(`\n━━ Alert ${i + 1} of ${r.sns.length}: ${m.subject}\n`);
+    const slack = r.slack.find((p) => slackLeft.has(p) && id !== '' && JSON.stringify(p).includes(id));
+    if (slack) {
+      slackLeft.delete(slack);
+      out.write(`\n── Slack\n${indent(slackAsRead(dead(slack)))}\n`);
+    }
+    const chat = r.chat.find((c) => chatLeft.has(c) && (c.notification as { id?: unknown }).id === id);
+    if (chat) {
+      chatLeft.delete(chat);
+      out.write(`\n── Chat (Amazon Q Developer)\n${indent(chatAsRead(dead(chat.notification)))}\n`);
+      out.write(`\n── Email: ${chat.subject}\n${indent(dead(chat.email.trimEnd()))}\n`);
+    }
   });
-  r.slack.forEach((p, i) => {
-    out.write(`\n── Slack ${i + 1}\n`);
-    out.write(JSON.stringify(p, null, 2).replace(/^/gm, '   ') + '\n');
-  });
-  r.chat.forEach((c, i) => {
-    out.write(`\n── Chat ${i + 1} (Amazon Q Developer custom notification)\n`);
-    out.write(JSON.stringify(c.notification, null, 2).replace(/^/gm, '   ') + '\n');
-    out.write(`\n── Email ${i + 1}: ${c.subject}\n`);
-    out.write(c.email.replace(/^/gm, '   '));
-  });
+  // Nothing a sink received goes unshown, matched to an alert or not.
+  for (const p of slackLeft) out.write(`\n── Slack (no matching alert)\n${indent(slackAsRead(dead(p)))}\n`);
+  for (const c of chatLeft) {
+    out.write(`\n── Chat (no matching alert)\n${indent(chatAsRead(dead(c.notification)))}\n`);
+    out.write(`\n── Email: ${c.subject}\n${indent(dead(c.email.trimEnd()))}\n`);
+  }
+}
+
+function indent(text: string): string {
+  return text.replace(/^(?=.)/gm, '   ');
+}
+
+/** Loops the analysis found that were over by the end of the data. */
+function overLoops(analyze: unknown): number {
+  const clusters = (analyze as { clusters?: { loops?: number; activeLoops?: number }[] }).clusters ?? [];
+  return clusters.reduce((n, c) => n + Math.max(0, (c.loops ?? 0) - (c.activeLoops ?? 0)), 0);
 }

@@ -6,7 +6,9 @@ import * as path from 'path';
 import { runAnalyze, ANALYZE_HELP } from './analyze-command';
 import { runExplain } from './explain-command';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes';
+import { suggest } from './flags';
 import { CommandError, UsageError, type CliIo } from './io';
+import { missingFolder } from './missing-folder';
 
 const HELP = `Usage: koperator-audit <command> [options]
 
@@ -28,6 +30,8 @@ Options for every command
 Run \`koperator-audit <command> --help\` for a command's flags.
 
 ${EXIT_CODES_HELP}`;
+
+const COMMANDS = ['analyze', 'explain-pod', 'local-pipeline', 'backfill', 'help'];
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 
@@ -68,14 +72,15 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(`koperator-audit ${packageVersion()}\n`);
     return EXIT.ok;
   }
+  // `help analyze` is `analyze --help`, as in git and kubectl.
+  if (name === 'help' && rest.length > 0) return main([rest[0], '--help'], io);
   if (!name || name === 'help' || name === '--help' || name === '-h') {
     (name ? io.stdout : io.stderr).write(HELP);
     return name ? EXIT.ok : EXIT.usage;
   }
   const command = await lazyCommand(name);
   if (!command) {
-    const hint = name.startsWith('-') ? 'a command comes first' : `unknown command "${name}"`;
-    io.stderr.write(`koperator-audit: ${hint}\nRun \`koperator-audit --help\` for the commands.\n`);
+    io.stderr.write(`koperator-audit: ${unknownCommand(name)}\n`);
     return EXIT.usage;
   }
   try {
@@ -85,11 +90,17 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
+function unknownCommand(name: string): string {
+  if (name.startsWith('-')) return `a command comes first (${COMMANDS.join(', ')}; see --help)`;
+  const near = suggest(name, COMMANDS);
+  return `unknown command "${name}" (${near ? `did you mean ${near}?` : `commands: ${COMMANDS.join(', ')}`})`;
+}
+
 function reportError(name: string, e: unknown, io: CliIo, debug: boolean): number {
   const err = (e instanceof Error ? e : new Error(String(e))) as Error & { code?: string };
   const prefix = `koperator-audit ${name}`;
   if (e instanceof UsageError || err.code?.startsWith('ERR_PARSE_ARGS')) {
-    io.stderr.write(`${prefix}: ${err.message}\nRun \`koperator-audit ${name} --help\` for usage.\n`);
+    io.stderr.write(`${prefix}: ${err.message}\n`);
     return EXIT.usage;
   }
   if (e instanceof CommandError) {
@@ -97,10 +108,19 @@ function reportError(name: string, e: unknown, io: CliIo, debug: boolean): numbe
     if (debug && err.stack) io.stderr.write(`${err.stack}\n`);
     return e.exitCode;
   }
-  io.stderr.write(`${prefix}: unexpected error: ${err.message.split('\n')[0]}\n`);
-  io.stderr.write(
-    debug && err.stack ? `${err.stack}\n` : `Run again with --debug for the stack, and please report it.\n`,
-  );
+  const missing = missingFolder(err);
+  if (missing) {
+    io.stderr.write(`${prefix}: ${missing}\n`);
+    if (debug && err.stack) io.stderr.write(`${err.stack}\n`);
+    return EXIT.internal;
+  }
+  // One line, as every error; the stack follows it only on request.
+  const why = err.message.split('\n')[0];
+  if (debug && err.stack) io.stderr.write(`${prefix}: unexpected error: ${why}\n${err.stack}\n`);
+  else
+    io.stderr.write(
+      `${prefix}: unexpected error: ${why} (run again with --debug for the stack, and please report it)\n`,
+    );
   return EXIT.internal;
 }
 

@@ -1,6 +1,6 @@
 // The YAML config file (--config): settings a team keeps rather than types each time.
 // Unknown keys are an error that names the key, so a typo never silently does nothing.
-import { parseDurationSeconds } from './duration';
+import { parsePositiveDuration } from './duration';
 import { loadYamlBounded } from './safe-yaml';
 
 export interface ClusterPrefix {
@@ -72,10 +72,10 @@ export function parseConfigFile(text: string, source = 'config'): FileConfig {
   if (raw.maxLineBytes !== undefined)
     out.maxLineBytes = positiveInt(raw.maxLineBytes, 'maxLineBytes', source);
   if (raw.loopMaxGap !== undefined) {
-    const s = parseDurationSeconds(String(raw.loopMaxGap));
-    if (s === null)
-      throw new ConfigError(`${source}: loopMaxGap "${String(raw.loopMaxGap)}" is not a duration like 10m`);
-    out.loopMaxGapSeconds = s;
+    const gap = parsePositiveDuration(String(raw.loopMaxGap));
+    if ('error' in gap)
+      throw new ConfigError(`${source}: loopMaxGap "${String(raw.loopMaxGap)}" ${gap.error}`);
+    out.loopMaxGapSeconds = gap.seconds;
   }
   if (raw.clusters !== undefined) {
     if (!Array.isArray(raw.clusters))

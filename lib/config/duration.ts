@@ -22,3 +22,17 @@ export function parseDurationSeconds(text: string): number | null {
   }
   return consumed === t.length && consumed > 0 ? total : null;
 }
+
+/**
+ * A span that must be said with a unit and be more than zero (`--loop-max-gap`): a bare
+ * `10` would silently be ten seconds where ten minutes was meant, and a zero gap makes
+ * every loop impossible. Returns seconds, or the reason it is refused.
+ */
+export function parsePositiveDuration(text: string): { seconds: number } | { error: string } {
+  const t = text.trim();
+  if (/^\d+(\.\d+)?$/.test(t)) return { error: `needs a unit: ${t}s, ${t}m or ${t}h` };
+  const seconds = parseDurationSeconds(t);
+  if (seconds === null) return { error: 'is not a duration like 10m or 90s' };
+  if (seconds <= 0) return { error: 'must be longer than zero' };
+  return { seconds };
+}

@@ -1,5 +1,6 @@
 // Text helpers shared by the table, Markdown and HTML views, so the three agree on how a
 // time, a period, a broker or a field value is written.
+import { isBrokerRemoval } from '../analyze/removal';
 import type { Fight, FindingsDocument, InputError, Loop, Recreation } from '../model/findings';
 import { CLASS_ORDER } from './colors';
 export { fightKey, fightLabel } from '../fights/key';
@@ -156,7 +157,10 @@ export function fightParties(f: Pick<Fight, 'writers' | 'mutators'>): string[] {
 
 /** The counts every view's header leads with, so the three cannot disagree. */
 export interface Headline {
+  /** Pods deleted and re-created: the deletions without the brokers removed by a downscale. */
   recreations: number;
+  /** Brokers removed by a downscale: deleted, nothing re-created (isBrokerRemoval). */
+  removals: number;
   brokers: number;
   loops: number;
   activeLoops: number;
@@ -168,8 +172,10 @@ export interface Headline {
 
 export function headlineOf(doc: FindingsDocument): Headline {
   const span = timeSpan(doc);
+  const removals = doc.recreations.filter(isBrokerRemoval).length;
   return {
-    recreations: doc.recreations.length,
+    recreations: doc.recreations.length - removals,
+    removals,
     brokers: groupByBroker(doc.recreations).length,
     loops: doc.loops.length,
     activeLoops: doc.loops.filter((l) => l.active).length,
@@ -468,4 +474,26 @@ export function inputFacts(doc: FindingsDocument, inputs?: string[]): Array<[str
     rows.push(...summaryRows(Object.fromEntries(Object.entries(s).filter(([k]) => k !== 'inputs')), 40));
   }
   return rows;
+}
+
+/** A section's title: `Recreations (27)`, or with a downscale `Recreations (27) and brokers removed (3)`. */
+export function recreationsTitle(recreations: readonly Recreation[]): string {
+  const removed = recreations.filter(isBrokerRemoval).length;
+  const recreated = formatCount(recreations.length - removed);
+  return removed
+    ? `Recreations (${recreated}) and brokers removed (${formatCount(removed)})`
+    : `Recreations (${recreated})`;
+}
+
+/** `3 recreations`, or with a downscale `2 recreations, 1 broker removed (downscale)`. */
+export function recreationCount(recreations: readonly Recreation[]): string {
+  const removed = recreations.filter(isBrokerRemoval).length;
+  const head = plural(recreations.length - removed, 'recreation');
+  return removed ? `${head}, ${plural(removed, 'broker')} removed (downscale)` : head;
+}
+
+/** What followed the deleted pod: its successor's name, or why there is none. */
+export function successorLabel(r: Recreation): string {
+  if (r.createdPod) return r.createdPod.name;
+  return isBrokerRemoval(r) ? '(none: broker removed by a downscale)' : '(none)';
 }

@@ -4,6 +4,7 @@ import type { FindingsDocument } from '../model/findings';
 import { renderHtml } from './html/page';
 import { renderJson } from './json';
 import { renderMarkdown } from './markdown';
+import type { Section } from './sections';
 import { renderTable } from './table';
 
 export type ReportFormat = 'json' | 'table' | 'markdown' | 'html';
@@ -21,6 +22,8 @@ export interface RenderOptions {
   reportUrl?: string;
   /** Columns the table view fits (the terminal's width); others ignore it. */
   width?: number;
+  /** The table's and Markdown's sections to print (`--only`); all when absent. JSON and HTML ignore it. */
+  only?: readonly Section[];
 }
 
 export function isReportFormat(value: string): value is ReportFormat {

@@ -11,7 +11,6 @@ import {
   brokerLabel,
   classesPresent,
   countByClass,
-  formatCount,
   formatDuration,
   formatRange,
   formatTimestamp,
@@ -32,6 +31,9 @@ import {
   recommendationGroups,
   warningsOf,
   type RecommendationGroup,
+  recreationCount,
+  recreationsTitle,
+  successorLabel,
 } from './format';
 import { escapeHtml } from './html/escape';
 import { docFixImpact } from './fix-impact';
@@ -41,11 +43,14 @@ import {
   fixImpactHeadline,
   fixImpactTampers,
 } from '../koperator/fix-impact-words';
+import { shows, type Section } from './sections';
 
 export interface MarkdownRenderOptions {
   inputs?: string[];
   generatedAt?: string;
   reportUrl?: string;
+  /** Sections to print (`--only`); all when absent. */
+  only?: readonly Section[];
 }
 
 const SUMMARY_ROWS = 60;
@@ -62,48 +67,54 @@ export function renderMarkdown(doc: FindingsDocument, opts: MarkdownRenderOption
   const legend = legendLine(doc);
   if (legend) out.push(legend, '');
 
+  const show = (section: Section): boolean => shows(opts.only, section);
+  if (show('loops')) out.push(...loopsSection(doc));
+  if (show('fights')) {
+    const fights = sortFights(doc.fights ?? []);
+    out.push(`## Fights (${fights.length})`, '');
+    if (fights.length === 0) out.push('No controller fights a webhook, an autoscaler or another writer.', '');
+    else out.push(...fightTable(fights), '');
+  }
+  if (show('drifts')) {
+    const drifts = sortDrifts(doc.drifts ?? []);
+    out.push(`## Live drift (${drifts.length}, ${countStanding(drifts)} standing)`, '');
+    if (drifts.length === 0) out.push('No one but the operator changed a running broker pod.', '');
+    else out.push(...driftTable(drifts), '');
+  }
+  if (show('recreations')) {
+    const groups = groupByBroker(doc.recreations);
+    out.push(`## ${recreationsTitle(doc.recreations)}`, '');
+    if (groups.length === 0) out.push('No broker pod was deleted in the data read.', '');
+    for (const g of groups) {
+      out.push(`### ${mdText(g.label)} — ${recreationCount(g.recreations)}`, '');
+      out.push(...recreationTable(g.recreations), '');
+      for (const r of g.recreations) out.push(...recreationDetails(r), '');
+    }
+  }
+  if (show('inputs')) out.push('## Inputs', '', ...summaryTable(doc, opts), '');
+  return `${out.join('\n').trimEnd()}\n`;
+}
+
+function loopsSection(doc: FindingsDocument): string[] {
+  const out: string[] = [];
   const loops = sortLoops(doc.loops);
   out.push(`## Loops (${loops.length})`, '');
-  if (loops.length === 0) out.push('No broker was re-created in a loop.', '');
-  else {
-    const end = dataEndOf(doc, loops);
-    if (loops.some((l) => l.active) && end)
-      out.push(
-        `**active** = still looping at the end of the logs, ${mdText(formatTimestamp(end))} UTC (the newest event read, not now).`,
-        '',
-      );
-    const groups = recommendationGroups(loops);
-    out.push(...loopTable(loops, groups), '');
-    out.push('### What to do', '');
-    groups.forEach((g, i) => {
-      const brokers = [...new Set(g.loops.map(brokerLabel))];
-      out.push(`${i + 1}. **${brokers.map(mdText).join(', ')}**: ${mdText(g.recommendation)}`);
-    });
-    out.push('');
-  }
-
-  const fights = sortFights(doc.fights ?? []);
-  out.push(`## Fights (${fights.length})`, '');
-  if (fights.length === 0) out.push('No controller fights a webhook, an autoscaler or another writer.', '');
-  else out.push(...fightTable(fights), '');
-
-  const drifts = sortDrifts(doc.drifts ?? []);
-  out.push(`## Live drift (${drifts.length}, ${countStanding(drifts)} standing)`, '');
-  if (drifts.length === 0) out.push('No one but the operator changed a running broker pod.', '');
-  else out.push(...driftTable(drifts), '');
-
-  const groups = groupByBroker(doc.recreations);
-  out.push(`## Recreations (${formatCount(doc.recreations.length)})`, '');
-  if (groups.length === 0) out.push('No broker pod was deleted in the data read.', '');
-  for (const g of groups) {
-    out.push(`### ${mdText(g.label)} — ${plural(g.recreations.length, 'recreation')}`, '');
-    out.push(...recreationTable(g.recreations), '');
-    for (const r of g.recreations) out.push(...recreationDetails(r), '');
-  }
-
-  out.push('## Inputs', '');
-  out.push(...summaryTable(doc, opts), '');
-  return `${out.join('\n').trimEnd()}\n`;
+  if (loops.length === 0) return [...out, 'No broker was re-created in a loop.', ''];
+  const end = dataEndOf(doc, loops);
+  if (loops.some((l) => l.active) && end)
+    out.push(
+      `**active** = still looping at the end of the logs, ${mdText(formatTimestamp(end))} UTC (the newest event read, not now).`,
+      '',
+    );
+  const groups = recommendationGroups(loops);
+  out.push(...loopTable(loops, groups), '');
+  out.push('### What to do', '');
+  groups.forEach((g, i) => {
+    const brokers = [...new Set(g.loops.map(brokerLabel))];
+    out.push(`${i + 1}. **${brokers.map(mdText).join(', ')}**: ${mdText(g.recommendation)}`);
+  });
+  out.push('');
+  return out;
 }
 
 function banner(doc: FindingsDocument): string[] {
@@ -144,6 +155,7 @@ function overview(doc: FindingsDocument): string {
   const range = head.range ? ` · ${mdText(head.range)} UTC` : '';
   return (
     `**${plural(head.recreations, 'recreation')}** of **${plural(head.brokers, 'broker')}**${range} · ` +
+    (head.removals ? `**${plural(head.removals, 'broker')} removed** (downscale) · ` : '') +
     `**${plural(head.loops, 'loop')}** (${head.activeLoops} active) · ` +
     `**${plural(head.fights, 'fight')}** of other controllers (${head.activeFights} active)`
   );
@@ -281,7 +293,7 @@ function recreationTable(recreations: Recreation[]): string[] {
     ...recreations.map((r) =>
       row([
         mdText(formatTimestamp(r.deletedPod.deletedAt)),
-        `${mdCode(r.deletedPod.name)} → ${r.createdPod ? mdCode(r.createdPod.name) : '(none)'}`,
+        `${mdCode(r.deletedPod.name)} → ${r.createdPod ? mdCode(r.createdPod.name) : successorLabel(r)}`,
         classLabel(r.classification),
         r.fields.length ? r.fields.map((f) => mdCode(f.path)).join('<br>') : '—',
         r.fields.length ? r.fields.map((f) => (f.by ? mdText(f.by) : '?')).join('<br>') : '',
@@ -294,7 +306,7 @@ function recreationTable(recreations: Recreation[]): string[] {
 /** A collapsed block per recreation: the verdicts, the field diff and the evidence. */
 function recreationDetails(r: Recreation): string[] {
   const style = classStyle(r.classification);
-  const created = r.createdPod ? escapeHtml(r.createdPod.name) : '(none)';
+  const created = escapeHtml(successorLabel(r));
   const summary =
     `${escapeHtml(formatTimestamp(r.deletedPod.deletedAt))} · ${escapeHtml(r.deletedPod.name)} → ${created} · ` +
     `${style.emoji} ${escapeHtml(r.classification)} · ${plural(r.fields.length, 'field')}`;

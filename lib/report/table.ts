@@ -35,6 +35,9 @@ import {
   warningsOf,
   shortenPath,
   inputFacts,
+  recreationCount,
+  recreationsTitle,
+  successorLabel,
 } from './format';
 import {
   cell,
@@ -53,6 +56,8 @@ import {
   fixImpactHeadline,
   fixImpactTampers,
 } from '../koperator/fix-impact-words';
+import { shows, type Section } from './sections';
+import { shortenChange } from './shorten-change';
 
 export interface TableRenderOptions {
   color: boolean;
@@ -61,6 +66,8 @@ export interface TableRenderOptions {
   reportUrl?: string;
   /** Columns to fit; default 100 (the CLI passes the terminal's width). */
   width?: number;
+  /** Sections to print (`--only`); all when absent. */
+  only?: readonly Section[];
 }
 
 export const DEFAULT_TABLE_WIDTH = 100;
@@ -80,32 +87,43 @@ export function renderTable(doc: FindingsDocument, opts: TableRenderOptions): st
   out.push(...legendLines(doc, width, color));
   out.push('');
 
-  const loops = sortLoops(doc.loops);
-  title(`Loops (${formatCount(loops.length)})`);
-  if (loops.length === 0) out.push('  No broker was re-created in a loop.');
-  else out.push(...loopLines(doc, loops, width, color));
-  out.push('');
+  const show = (section: Section): boolean => shows(opts.only, section);
+  if (show('loops')) {
+    const loops = sortLoops(doc.loops);
+    title(`Loops (${formatCount(loops.length)})`);
+    if (loops.length === 0) out.push('  No broker was re-created in a loop.');
+    else out.push(...loopLines(doc, loops, width, color));
+    out.push('');
+  }
 
   // Other controllers fighting (fights.md), beside koperator's loops: the same kind of storm.
-  const fights = sortFights(doc.fights ?? []);
-  title(`Fights (${formatCount(fights.length)})`);
-  if (fights.length === 0) out.push('  No controller fights a webhook, an autoscaler or another writer.');
-  else out.push(...fightLines(fights, width, color));
-  out.push('');
+  if (show('fights')) {
+    const fights = sortFights(doc.fights ?? []);
+    title(`Fights (${formatCount(fights.length)})`);
+    if (fights.length === 0) out.push('  No controller fights a webhook, an autoscaler or another writer.');
+    else out.push(...fightLines(fights, width, color));
+    out.push('');
+  }
 
   // Out-of-band writes to running broker pods (drift.md): what koperator's fix no longer undoes.
-  const drifts = sortDrifts(doc.drifts ?? []);
-  title(`Live drift (${formatCount(drifts.length)}, ${formatCount(countStanding(drifts))} standing)`);
-  if (drifts.length === 0) out.push('  No one but the operator changed a running broker pod.');
-  else out.push(...driftLines(drifts, width, color));
-  out.push('');
+  if (show('drifts')) {
+    const drifts = sortDrifts(doc.drifts ?? []);
+    title(`Live drift (${formatCount(drifts.length)}, ${formatCount(countStanding(drifts))} standing)`);
+    if (drifts.length === 0) out.push('  No one but the operator changed a running broker pod.');
+    else out.push(...driftLines(drifts, width, color));
+    out.push('');
+  }
 
-  title(`Recreations (${formatCount(doc.recreations.length)})`);
-  out.push(...recreationLines(doc.recreations, width, color), '');
+  if (show('recreations')) {
+    title(recreationsTitle(doc.recreations));
+    out.push(...recreationLines(doc.recreations, width, color), '');
+  }
 
-  title('Inputs');
-  out.push(...summaryLines(doc, opts, width));
-  return `${out.join('\n')}\n`;
+  if (show('inputs')) {
+    title('Inputs');
+    out.push(...summaryLines(doc, opts, width));
+  }
+  return `${out.join('\n').trimEnd()}\n`;
 }
 
 /** Failed inputs and warnings, above everything else. */
@@ -146,6 +164,7 @@ function headline(doc: FindingsDocument): string {
   const head = headlineOf(doc);
   return (
     `koperator-audit: ${plural(head.recreations, 'broker pod recreation')} across ${plural(head.brokers, 'broker')}, ` +
+    (head.removals ? `${plural(head.removals, 'broker')} removed (downscale), ` : '') +
     `${plural(head.loops, 'loop')} (${head.activeLoops} active), ${plural(head.fights, 'fight')} (${head.activeFights} active)`
   );
 }
@@ -386,7 +405,7 @@ function recreationRow(r: Recreation): Cell[] {
   return [
     cell(formatTimestamp(r.deletedPod.deletedAt)),
     classCell(r.classification),
-    cell(`${r.deletedPod.name} → ${r.createdPod ? r.createdPod.name : '(none)'}`),
+    cell(`${r.deletedPod.name} → ${successorLabel(r)}`),
     cell(r.deletedPod.deletedBy ?? '?'),
   ];
 }
@@ -409,7 +428,7 @@ function recreationLines(recreations: readonly Recreation[], width: number, colo
   for (const g of groups) {
     if (g !== groups[0]) out.push('');
     out.push(
-      `  ${paint(sanitizeForTerminal(truncate(g.label, width - 20)), SGR.bold, color)}  ${paint(plural(g.recreations.length, 'recreation'), SGR.dim, color)}`,
+      `  ${paint(sanitizeForTerminal(truncate(g.label, width - 20)), SGR.bold, color)}  ${paint(recreationCount(g.recreations), SGR.dim, color)}`,
     );
     for (const r of g.recreations) {
       if (fitsTable) out.push(...layout.rows[next]);
@@ -422,7 +441,7 @@ function recreationLines(recreations: readonly Recreation[], width: number, colo
 }
 
 function recreationBlock(r: Recreation, width: number, color: boolean): string[] {
-  const pods = `${r.deletedPod.name} → ${r.createdPod ? r.createdPod.name : '(none)'}`;
+  const pods = `${r.deletedPod.name} → ${successorLabel(r)}`;
   return [
     `    ${formatTimestamp(r.deletedPod.deletedAt)}  ${paint(sanitizeForTerminal(r.classification), classStyle(r.classification).ansi, color)}`,
     ...besideOrUnder(
@@ -443,9 +462,8 @@ function fieldLines(r: Recreation, width: number, color: boolean): string[] {
   const under = `${indent}  `;
   const out: string[] = [];
   for (const f of r.fields) {
-    const change = sanitizeForTerminal(
-      `${truncate(formatValue(f.from), VALUE_WIDTH)} → ${truncate(formatValue(f.to), VALUE_WIDTH)}`,
-    );
+    const [from, to] = shortenChange(formatValue(f.from), formatValue(f.to), VALUE_WIDTH);
+    const change = sanitizeForTerminal(`${from} → ${to}`);
     const by = f.by ? `by ${sanitizeForTerminal(f.by)}` : '';
     const full = `${indent}${sanitizeForTerminal(f.path)}  ${change}`;
     if (visibleWidth(full) < width) {

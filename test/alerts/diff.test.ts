@@ -85,12 +85,28 @@ describe('diffAlerts: loops', () => {
   const three = series('1', T0, 3);
   const six = series('1', T0, 6);
 
+  // A state some earlier run wrote (the deployment's first run gets emptyAlertState instead).
+  const written = (): AlertState => ({ ...emptyAlertState('eks-a'), updatedAt: iso(T0 - 3600_000) });
+
   it.each([
-    ['an active loop first seen', [loopOf(three, true)], ['loop-started']],
-    ['a loop first seen after it stopped (backfill)', [loopOf(three, false)], ['loop-started', 'loop-ended']],
-    ['no loop: each recreation on its own', [], ['recreation', 'recreation', 'recreation']],
-  ])('%s announces %j', (_name, loops, expected) => {
-    expect(names(run(null, { recreations: three, loops }, T0 + 60_000))).toEqual(expected);
+    ['an active loop first seen', null, [loopOf(three, true)], ['loop-started']],
+    ['an active loop first seen on a later run', 'written', [loopOf(three, true)], ['loop-started']],
+    // The first run over old logs: a loop long over is the report's, not an alert.
+    ['a loop that ended before the first run', null, [loopOf(three, false)], []],
+    ['a loop that ended before the first run (deployed: empty state)', 'empty', [loopOf(three, false)], []],
+    [
+      'a loop first seen after it stopped on a later run (backfill)',
+      'written',
+      [loopOf(three, false)],
+      ['loop-started', 'loop-ended'],
+    ],
+    ['no loop: each recreation on its own', null, [], ['recreation', 'recreation', 'recreation']],
+  ])('%s announces %j', (_name, prev, loops, expected) => {
+    const state = prev === 'written' ? written() : prev === 'empty' ? emptyAlertState('eks-a') : null;
+    const out = run(state, { recreations: three, loops }, T0 + 60_000);
+    expect(names(out)).toEqual(expected);
+    // Whatever was (not) announced, a loop is remembered, ended when over: never announced twice.
+    expect(out.next.loops.map((l) => l.ended)).toEqual(loops.map((l) => !l.active));
   });
 
   it('announces nothing when the same findings are diffed twice', () => {
@@ -157,7 +173,7 @@ describe('diffAlerts: loops', () => {
   it('announces a resumed loop (within the loop gap) as started again', () => {
     const a = series('1', T0, 4);
     const b = [...a, ...series('1', T0 + 300_000, 2)];
-    const first = run(null, { recreations: a, loops: [loopOf(a, false)] }, T0 + 60_000);
+    const first = run(written(), { recreations: a, loops: [loopOf(a, false)] }, T0 + 60_000);
     const resumed = run(first.next, { recreations: b, loops: [loopOf(b, true)] }, T0 + 320_000);
     expect(names(first)).toEqual(['loop-started', 'loop-ended']);
     expect(names(resumed)).toEqual(['loop-started']);
@@ -194,8 +210,8 @@ describe('diffAlerts: loops', () => {
 
   it('gives started and ended stable ids, and an escalation one id per count', () => {
     const r = series('1', T0, 3);
-    const a = run(null, { recreations: r, loops: [loopOf(r, false)] }, T0 + 60_000);
-    const b = run(null, { recreations: r, loops: [loopOf(r, false)] }, T0 + 90_000);
+    const a = run(written(), { recreations: r, loops: [loopOf(r, false)] }, T0 + 60_000);
+    const b = run(written(), { recreations: r, loops: [loopOf(r, false)] }, T0 + 90_000);
     expect(a.events.map((e) => e.id)).toEqual(b.events.map((e) => e.id));
     expect(new Set(a.events.map((e) => e.id)).size).toBe(2);
   });

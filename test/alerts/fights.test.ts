@@ -62,11 +62,20 @@ describe('fight alerts', () => {
     expect(run(over.next, [fight(T0, Math.ceil(5 * factor), false)], T0 + 901_000).events).toEqual([]);
   });
 
-  it('a fight first seen over is both news and over', () => {
-    expect(names(run(null, [fight(T0, 8, false)], T0 + 3600_000).events)).toEqual([
-      'fight-started',
-      'fight-ended',
-    ]);
+  it.each([
+    ['on the first run over old logs: history, for the report only', null, []],
+    [
+      'on a later run (a backfill, a late log): both news and over',
+      'written',
+      ['fight-started', 'fight-ended'],
+    ],
+  ])('a fight first seen over, %s', (_name, prev, expected) => {
+    const state = prev ? { ...emptyAlertState('prod'), updatedAt: new Date(T0).toISOString() } : null;
+    const r = run(state, [fight(T0, 8, false)], T0 + 3600_000);
+    expect(names(r.events)).toEqual(expected);
+    // Remembered as over either way, so no later run announces it.
+    expect(r.next.fights?.map((f) => f.ended)).toEqual([true]);
+    expect(run(r.next, [fight(T0, 8, false)], T0 + 3700_000).events).toEqual([]);
   });
 
   it('a fight gone from the findings is announced over; one that resumes within the gap starts again', () => {
@@ -93,8 +102,10 @@ describe('fight alerts', () => {
   });
 
   it('ids differ per event and repeat for the same event of the same fight', () => {
-    const a = run(null, [fight(T0, 8, false)], T0 + 3600_000).events.map((e) => e.id);
-    const b = run(null, [fight(T0, 8, false)], T0 + 3600_000).events.map((e) => e.id);
+    const written = { ...emptyAlertState('prod'), updatedAt: new Date(T0).toISOString() };
+    const a = run(written, [fight(T0, 8, false)], T0 + 3600_000).events.map((e) => e.id);
+    const b = run(written, [fight(T0, 8, false)], T0 + 3600_000).events.map((e) => e.id);
+    expect(a).toHaveLength(2);
     expect(a).toEqual(b);
     expect(new Set(a).size).toBe(a.length);
   });

@@ -7,7 +7,7 @@ import { tmpdir } from 'os';
 import * as path from 'path';
 import { analyzeFacts, analyzeInto } from '../../lib/analyze';
 import { defaultAnalysisOptions } from '../../lib/analyze/options';
-import { RecreationSpool } from '../../lib/analyze/recreation-spool';
+import { RecreationSpool, SpoolError } from '../../lib/analyze/recreation-spool';
 import { sortByKey } from '../../lib/analyze/sort-by-key';
 import { epochMicros } from '../../lib/analyze/time';
 import { CLASSIFICATIONS, type Classification, type Recreation } from '../../lib/model/findings';
@@ -198,8 +198,12 @@ describe('the temporary file', () => {
     expect(openPaths().filter((p) => p.startsWith(dir))).toEqual([]);
   });
 
-  it('cannot be made in a folder that does not exist: an error, not an empty spool', () => {
-    expect(() => new RecreationSpool({ dir: path.join(freshDir(), 'missing') })).toThrow(/ENOENT/);
+  it('cannot be made in a folder that does not exist: an error naming the folder, not an empty spool', () => {
+    const missing = path.join(freshDir(), 'missing');
+    expect(() => new RecreationSpool({ dir: missing })).toThrow(SpoolError);
+    expect(() => new RecreationSpool({ dir: missing })).toThrow(
+      `the temporary folder ${missing} does not exist (set TMPDIR to a folder that exists)`,
+    );
   });
 });
 
@@ -237,6 +241,53 @@ it('a write the file refuses (a full disk, a file size limit) is an error, never
   expect(Number(/after (\d+)/.exec(first)![1])).toBeLessThan(100);
   // Once failed, it stays failed: nothing later may pass for the whole set.
   expect(then).toMatch(/^then: the recreations' temporary file in .+ failed: EFBIG/);
+});
+
+describe('removals: brokers a downscale removed, counted apart from recreations', () => {
+  const removal = (at: string, name: string): Recreation => ({
+    ...rec(at, name, 'intent-change'),
+    evidence: ['downscale: no successor pod, and the operator removed the broker'],
+  });
+  it.each([
+    {
+      name: 'none: no successor, but no downscale either',
+      add: [rec('2026-11-02T10:00:01Z', 'a')],
+      to: 1,
+      want: 0,
+    },
+    {
+      name: 'two removals among three',
+      add: [
+        removal('2026-11-02T10:00:01Z', 'a'),
+        rec('2026-11-02T10:00:02Z', 'b'),
+        removal('2026-11-02T10:00:03Z', 'c'),
+      ],
+      to: 3,
+      want: 2,
+    },
+    {
+      name: 'a truncation takes a removal back',
+      add: [
+        removal('2026-11-02T10:00:01Z', 'a'),
+        rec('2026-11-02T10:00:02Z', 'b'),
+        removal('2026-11-02T10:00:03Z', 'c'),
+      ],
+      to: 2,
+      want: 1,
+    },
+  ])('$name', ({ add, to, want }) => {
+    const spool = spooled(add);
+    try {
+      spool.truncate(to);
+      expect(spool.removals()).toBe(want);
+      // The classes stay right under the marker bit.
+      expect(spool.count('intent-change')).toBe(
+        add.slice(0, to).filter((r) => r.classification === 'intent-change').length,
+      );
+    } finally {
+      spool.close();
+    }
+  });
 });
 
 describe('truncate: what an analysis restart takes back', () => {

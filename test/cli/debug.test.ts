@@ -25,7 +25,7 @@ describe('unexpected errors', () => {
     const r = await crash(argv);
     expect(r.code).toBe(5);
     expect(r.stderr).toBe(
-      'koperator-audit analyze: unexpected error: stdout broke\nRun again with --debug for the stack, and please report it.\n',
+      'koperator-audit analyze: unexpected error: stdout broke (run again with --debug for the stack, and please report it)\n',
     );
   });
 

@@ -30,6 +30,8 @@ maxLineBytes: 1048576
     ['clusters: [{prefix: a, name: b, colour: red}]', /unknown key "clusters\[0\].colour"/],
     ['loopMinCount: -1', /loopMinCount must be a positive integer/],
     ['loopMaxGap: soon', /loopMaxGap "soon" is not a duration/],
+    ['loopMaxGap: 10', /loopMaxGap "10" needs a unit: 10s, 10m or 10h/],
+    ['loopMaxGap: 0s', /loopMaxGap "0s" must be longer than zero/],
     ['- a\n- b', /expected a mapping/],
     ['a: [', /not valid YAML/],
   ])('rejects %p', (text, message) => {

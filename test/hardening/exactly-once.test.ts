@@ -14,12 +14,7 @@
 // Two emulators hold the same deployment (same bucket name, so facts headers and report
 // URIs match byte for byte): `clean` is run once, sequentially, without faults; `chaos`
 // sits behind the proxy and gets the faults.
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  type S3Client,
-} from '@aws-sdk/client-s3';
+import { PutObjectCommand, GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createHash } from 'crypto';
 import { gunzipSync } from 'zlib';
@@ -28,7 +23,8 @@ import { deploy, handlerEnv, type Env } from '../integration/support';
 import { drainQueue, driveSqsHandler, uploadObject } from '../../lib/aws/local-stack';
 import { analysisRequestEvent, lambdaContext } from '../../lib/aws/local-lambda';
 import { decodeFacts } from '../../lib/facts/codec';
-import { decodeAlertState } from '../../lib/alerts/state';
+import { emptyAlertState } from '../../lib/alerts/diff';
+import { decodeAlertState, encodeAlertState } from '../../lib/alerts/state';
 import { simulateCluster, DEFAULT_SCENARIO_ORDER } from '../../sim';
 import { encodeAudit, encodeOperator } from '../../sim/encode';
 import type { AnalyzeOutcome } from '../../functions/analyze';
@@ -96,10 +92,20 @@ async function alertState(env: Env) {
   return decodeAlertState(await res.Body!.transformToString('utf8'), CLUSTER);
 }
 
-/** Forgets every announcement (and report), so the chaos deployment can announce the same findings again. */
+/**
+ * Forgets every announcement (and report), so the chaos deployment can announce the same
+ * findings again: back to the state of a deployment that has watched the cluster and found
+ * nothing yet (not to no state, which would make the next run a first analysis, which
+ * leaves loops already over to its report).
+ */
 async function resetAlerts(env: Env): Promise<void> {
-  await env.s3.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: STATE_KEY }));
+  await watched(env);
   await drainQueue(env.sqs, env.stack.alertsQueueUrl);
+}
+
+async function watched(env: Env): Promise<void> {
+  const state = { ...emptyAlertState(CLUSTER), updatedAt: '2026-11-01T00:00:00.000Z' };
+  await env.s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: STATE_KEY, Body: encodeAlertState(state) }));
 }
 
 const isPublish = (r: ProxiedRequest): boolean => r.service === 'sns' && r.action === 'Publish';
@@ -179,6 +185,7 @@ describe('exactly-once effects on at-least-once delivery (fauxqs, faults at the 
       ingest,
     );
     if (drive.failures.flat().length > 0) throw new Error('the clean run failed to ingest');
+    await Promise.all([watched(clean), watched(chaos)]);
     await runAnalyze();
     cleanFacts = await factsObjects(clean.s3);
     cleanMessages = (await published(clean)).sort(byId);

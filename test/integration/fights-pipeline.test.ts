@@ -12,7 +12,15 @@ import { driveSqsHandler, uploadObject } from '../../lib/aws/local-stack';
 import { fightKey } from '../../lib/fights/key';
 import type { Fight, FindingsDocument } from '../../lib/model/findings';
 import type { FightAlertMessage } from '../../lib/notify/message';
-import { deploy, handlerEnv, notifyObjects, receivedAlerts, scheduleAnalysis, type Env } from './support';
+import {
+  deploy,
+  handlerEnv,
+  notifyObjects,
+  receivedAlerts,
+  scheduleAnalysis,
+  watchedBefore,
+  type Env,
+} from './support';
 
 const CLUSTER = 'eks-fights';
 
@@ -51,6 +59,8 @@ describeWithCorpus(FIGHTS, 'deployed pipeline over the fights corpus (fauxqs)', 
       batchSize: 10,
     });
     expect(drive.failures.flat()).toEqual([]);
+    // The deployment watched the cluster before these logs arrived: loops already over are news.
+    await watchedBefore(env, CLUSTER, new Date('2026-11-01T00:00:00Z'));
     await scheduleAnalysis(env, runTime);
     const { alerts, events } = await receivedAlerts(env);
     const fights = alerts.filter((a): a is FightAlertMessage => a.findingType === 'fight');

@@ -31,9 +31,12 @@ describe('runLocalPipeline', () => {
       const out = sink();
       const err = sink();
       const before = { ...process.env };
+      // Played as a backfill into a watched cluster: the corpus's loops are over, and only
+      // then are they news (a first run puts them in the report; see the next test).
       const r = await runLocalPipeline({
         input: CORPUS,
         cluster: 'demo',
+        backfill: true,
         stdout: out.stream,
         stderr: err.stream,
       });
@@ -55,14 +58,36 @@ describe('runLocalPipeline', () => {
       // Every SNS message reached Slack, as Block Kit.
       expect(r.slack).toHaveLength(r.sns.length);
       expect((r.slack as SlackPayload[]).every((p) => p.blocks[0]?.type === 'header')).toBe(true);
-      expect(out.text()).toMatch(/^4 SNS message\(s\), 4 Slack post\(s\), 4 chat\/email message\(s\)\n/);
+      expect(out.text()).toMatch(
+        /^4 alert\(s\) published: 2 loop-started, 2 loop-ended; 4 Slack post\(s\), 4 chat/,
+      );
       expect(r.chat).toHaveLength(4);
-      expect(out.text()).toContain('── SNS 1: [demo] loop started');
-      expect(out.text()).toContain('── Slack 4');
+      expect(out.text()).toContain('━━ Alert 1 of 4: [demo] loop started');
+      expect(out.text().match(/^── Slack$/gm)).toHaveLength(4);
+      expect(out.text()).not.toContain(' loop(s) ended before this first analysis');
       expect(err.text()).toMatch(/ingest: \d+ invocations, 0 message failures, 0 dead-lettered/);
       // The corpus's recreations, loops included, also went to the Athena history.
       expect(err.text()).toMatch(
         /findings history \(Athena\): [1-9]\d* rows under s3:\/\/koperator-audit-local\/findings\//,
+      );
+    });
+  });
+
+  describeWithCorpus(CORPUS, 'on the shared scenario corpus, as the first analysis', () => {
+    it('alerts none of the loops that ended before it: they are in the report', async () => {
+      const out = sink();
+      const r = await runLocalPipeline({
+        input: CORPUS,
+        cluster: 'demo',
+        stdout: out.stream,
+        stderr: sink().stream,
+      });
+      const loopEvents = r.sns.filter((m) => m.attributes.event?.startsWith('loop-'));
+      expect(loopEvents).toEqual([]);
+      const clusters = (r.analyze as { clusters: { loops: number; activeLoops: number }[] }).clusters;
+      expect(clusters[0]!.loops).toBe(2);
+      expect(out.text()).toContain(
+        '2 loop(s) ended before this first analysis: they are in the report, not alerted',
       );
     });
   });

@@ -15,7 +15,7 @@ import { collectFacts } from '../../lib/pipeline/analyze-inputs';
 import { createIngestStats } from '../../lib/ingest/stats';
 import { analyzeFacts } from '../../lib/analyze';
 import { defaultAnalysisOptions } from '../../lib/analyze/options';
-import { diffAlerts } from '../../lib/alerts/diff';
+import { diffAlerts, emptyAlertState } from '../../lib/alerts/diff';
 import { defaultAlertOptions } from '../../lib/alerts/options';
 import type { LoopAlertMessage } from '../../lib/notify/message';
 import {
@@ -27,6 +27,7 @@ import {
   notifyObjects,
   receivedAlerts,
   scheduleAnalysis,
+  watchedBefore,
   reportedLoopStarts,
   reportedRecreations,
   unmatchedRecreations,
@@ -102,6 +103,8 @@ describe('deployed pipeline over simulated logs (fauxqs)', () => {
     await notifyObjects(env, `logs/${CLUSTER}/`);
     const drive = await driveSqsHandler(env.sqs, env.stack.ingestQueueUrl, env.stack.ingestQueueArn, ingest);
     expect(drive.failures.flat()).toEqual([]);
+    // The deployment watched the cluster before these logs arrived: loops already over are news.
+    await watchedBefore(env, CLUSTER, new Date(runTime.getTime() - 24 * 3600_000));
     await scheduleAnalysis(env, runTime);
     const { alerts } = await receivedAlerts(env);
     firstIds = alerts.map((a) => a.id).sort();
@@ -136,7 +139,7 @@ describe('deployed pipeline over simulated logs (fauxqs)', () => {
 
   it('announces exactly what the local, in-memory pipeline finds over the same files', async () => {
     // Same bytes, read by the CLI's path (one ingest over all objects, no S3, no facts
-    // objects), analysed over the same window and diffed from an empty alert state.
+    // objects), analysed over the same window and diffed from the same alert state.
     const objects = (async function* () {
       for (const [key, body] of files)
         yield { name: key, size: body.length, open: async () => Readable.from([body]) };
@@ -148,7 +151,12 @@ describe('deployed pipeline over simulated logs (fauxqs)', () => {
       since: windowStart.toISOString(),
       until: runTime.toISOString(),
     });
-    const { events } = diffAlerts(null, result, {
+    // The state the deployment started from: watched, nothing announced yet.
+    const watched = {
+      ...emptyAlertState(CLUSTER),
+      updatedAt: new Date(runTime.getTime() - 24 * 3600_000).toISOString(),
+    };
+    const { events } = diffAlerts(watched, result, {
       cluster: CLUSTER,
       now: runTime,
       windowStart,

@@ -13,6 +13,10 @@ import type { ClusterSummary } from '../../functions/analyze';
 import type { Fauxqs } from '../support/fauxqs';
 import type { AlertMessage, LoopAlertMessage } from '../../lib/notify/message';
 import type { Classification, Loop, Recreation } from '../../lib/model/findings';
+import { emptyAlertState } from '../../lib/alerts/diff';
+import { encodeAlertState } from '../../lib/alerts/state';
+import { saveAlertState } from '../../lib/aws/alert-state-store';
+import { alertStateKey, defaultLayout } from '../../lib/facts/partition';
 
 export interface Env {
   s3: S3Client;
@@ -139,4 +143,21 @@ export async function scheduleAnalysis(env: Env, now: Date): Promise<ScheduleRun
   const { handler: dispatch } = await import('../../functions/dispatch-analysis');
   const { analyzeBatch } = await import('../../functions/analyze');
   return runSchedule(env.sqs, env.stack, { dispatch, analyze: analyzeBatch }, now);
+}
+
+/**
+ * The alert state an earlier run of the deployment leaves when it found nothing: the logs
+ * uploaded next arrive as a backfill into a watched cluster, so a loop already over is news
+ * (started and ended). Without it the first analysis over old logs would put such loops in
+ * its report only (lib/alerts/diff.ts, isFirstRun).
+ */
+export async function watchedBefore(env: Env, cluster: string, at: Date): Promise<void> {
+  const state = { ...emptyAlertState(cluster), updatedAt: at.toISOString() };
+  await saveAlertState(
+    env.s3,
+    env.stack.bucket,
+    alertStateKey(defaultLayout(), cluster),
+    encodeAlertState(state),
+    null,
+  );
 }
