@@ -2,7 +2,15 @@
 // Objects are rebuilt key by key rather than passed to JSON.stringify as they are, so
 // the output has the contract's key order whatever built the objects, and internal
 // extras never leak into what the checks and other tools parse.
-import type { CreatedPod, Drift, FieldChange, Fight, FindingsDocument, Loop, Recreation } from '../model/findings';
+import type {
+  CreatedPod,
+  Drift,
+  FieldChange,
+  Fight,
+  FindingsDocument,
+  Loop,
+  Recreation,
+} from '../model/findings';
 
 /** Names the document for tools that read it (findings-contract.md); bumped only on a breaking change. */
 export const FINDINGS_SCHEMA = 'koperator-audit/findings';
