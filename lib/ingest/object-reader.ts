@@ -6,7 +6,7 @@
 import type { AuditEvent } from '../model/audit';
 import type { FormatName, LogRecord } from '../model/record';
 import type { DecompressEvents } from './decompress';
-import { ByteVerdict, judgeAuditBytes, judgeEscapedAuditBytes } from './byte-relevance';
+import { ByteVerdict, judgeAuditBytes, judgeEscapedAuditBytes, judgedResourceIsPods } from './byte-relevance';
 import { irrelevantEvents, isRelevantAuditEvent, lacksRelevantWords, ONE_GKE_ENTRY } from './filter';
 import { Framer, type FrameSink } from './framing';
 import { decodeUtf8 } from './text';
@@ -64,6 +64,12 @@ const LBRACE = 0x7b;
 const LBRACK = 0x5b;
 const PARTIAL_FLAG = '"_p":"P"';
 
+/**
+ * An audit event about pods, as its text shows it plainly or escaped in a JSON string
+ * (`\"resource\":\"pods\"`), or a GKE method name (`io.k8s.core.v1.pods.list`).
+ */
+const POD_EVENT_TEXT = /"resource\\*"\s*:\s*\\*"pods\\*"|\.v1\.pods\./;
+
 /** Formats whose one record may hold many events (the byte pre-filter then counts them). */
 const MULTI_EVENT: ReadonlySet<FormatName> = new Set(['audit-eventlist', 'eks-firehose-cwl']);
 
@@ -108,6 +114,11 @@ export class ObjectReader implements FrameSink, DecompressEvents {
   private readonly fluent: PartialLines;
   /** Format of the last audit event parsed here; until one is, nothing is pre-filtered. */
   private lastAuditFormat: FormatName | null = null;
+  /**
+   * An event about pods was seen in this object: events dropped unparsed are looked at for
+   * one only until then, so telling a stream that names no pod costs nothing on the rest.
+   */
+  private podSeen = false;
   private logRecords = 0;
   private controlSeen = 0;
   private skips = 0;
@@ -273,6 +284,7 @@ export class ObjectReader implements FrameSink, DecompressEvents {
       // joiner), go through the string pre-filter below.
       const verdict = last === 'fluent-bit' ? ByteVerdict.Unsure : judgeAuditBytes(buf, start, end);
       if (verdict === ByteVerdict.Irrelevant) {
+        if (!this.podSeen && judgedResourceIsPods(buf, start, end)) this.sawPodEvent();
         this.prefiltered(
           1,
           via !== 'top' ? AUDIT_FORMAT[via] : last === 'gke-logentry' ? 'audit-jsonl' : last,
@@ -286,6 +298,7 @@ export class ObjectReader implements FrameSink, DecompressEvents {
       // A Fluent Bit partial record must reach the joiner whatever its words.
       const partial = last === 'fluent-bit' && text.includes(PARTIAL_FLAG);
       const n = partial ? 0 : irrelevantEvents(text, MULTI_EVENT.has(last));
+      if (n !== 0 && !this.podSeen && POD_EVENT_TEXT.test(text)) this.sawPodEvent();
       if (n === ONE_GKE_ENTRY) {
         this.prefiltered(1, 'gke-logentry');
         return;
@@ -310,6 +323,7 @@ export class ObjectReader implements FrameSink, DecompressEvents {
   /** A JSON document held in a string (CloudWatch message, Fluent Bit or AKS `log`). */
   private embedded(s: string, line: number, via: Exclude<Via, 'top'>, onFail: SkipReason): void {
     if (this.opts.relevantOnly && irrelevantEvents(s, false) === 1) {
+      if (!this.podSeen && POD_EVENT_TEXT.test(s)) this.sawPodEvent();
       this.prefiltered(1, AUDIT_FORMAT[via]);
       return;
     }
@@ -433,6 +447,7 @@ export class ObjectReader implements FrameSink, DecompressEvents {
       // the rest by the words, which survive escaping, and then the string pre-filter.
       const verdict = this.opts.relevantOnly ? judgeEscapedAuditBytes(buf, from, to) : ByteVerdict.Unsure;
       if (verdict === ByteVerdict.Irrelevant) {
+        if (!this.podSeen && judgedResourceIsPods(buf, from, to)) this.sawPodEvent();
         this.prefiltered(1, 'eks-firehose-cwl');
         continue;
       }
@@ -501,6 +516,11 @@ export class ObjectReader implements FrameSink, DecompressEvents {
 
   // --- records ---
 
+  private sawPodEvent(): void {
+    this.podSeen = true;
+    this.stats.audit.aboutPods++;
+  }
+
   private prefiltered(n: number, format: FormatName): void {
     const s = this.stats;
     this.logRecords += n;
@@ -520,6 +540,7 @@ export class ObjectReader implements FrameSink, DecompressEvents {
     this.lastAuditFormat = format;
     s.audit.read++;
     s.records[format] = (s.records[format] ?? 0) + 1;
+    if (ev.objectRef?.resource === 'pods') this.sawPodEvent();
     if (this.opts.relevantOnly && !isRelevantAuditEvent(ev)) {
       s.audit.irrelevant++;
       return;

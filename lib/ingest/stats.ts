@@ -69,6 +69,12 @@ export interface IngestStats {
     irrelevant: number;
     /** Relevant, but rejected by the caller's `keep`. */
     excluded: number;
+    /**
+     * Events about pods (any verb, any subresource): every one parsed, and of those dropped
+     * unparsed only the first of each object, so a lower bound. Zero means the logs never
+     * name a pod: the wrong log stream, or an audit policy that leaves pods out.
+     */
+    aboutPods: number;
   };
   operator: { read: number; kept: number; excluded: number };
   /** CloudWatch Logs CONTROL_MESSAGE payloads (Firehose health checks), dropped. */
@@ -98,7 +104,7 @@ export function createIngestStats(): IngestStats {
     files: { read: 0, empty: 0, foreign: 0, errors: 0 },
     bytes: { read: 0, decompressed: 0 },
     records: {},
-    audit: { read: 0, kept: 0, irrelevant: 0, excluded: 0 },
+    audit: { read: 0, kept: 0, irrelevant: 0, excluded: 0, aboutPods: 0 },
     operator: { read: 0, kept: 0, excluded: 0 },
     controlMessages: 0,
     dedupe: { duplicates: 0, requestReceivedSuperseded: 0, requestReceivedEmitted: 0 },

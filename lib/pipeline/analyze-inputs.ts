@@ -21,7 +21,8 @@ import { clusterForInput, type ClusterPrefix } from '../config/config-file';
 import { compareTimes } from '../analyze/time';
 import { listLocal } from '../sources/local';
 import { describeInputError } from '../sources/input-errors';
-import { dataEndOf, scopeWarnings, operatorUserWarnings } from './checks';
+import { dataEndOf, dataStartOf, scopeWarnings, operatorUserWarnings, windowWarnings } from './checks';
+import { judgeSight } from './visibility';
 
 export interface Progress {
   /** Stored bytes read so far and events read (every audit event and operator line, kept or not). */
@@ -245,7 +246,10 @@ export async function spoolInputs(
   const first = spool.length;
   const result = analyzeInto(facts, scoped, { add: (r) => spool.add(r), clear: () => spool.truncate(first) });
   const fights = findFights(facts, scoped);
+  const sight = judgeSight(stats, facts);
   const warnings = [
+    ...(sight.message ? [sight.message] : []),
+    ...windowWarnings(scoped, { start: dataStartOf(facts), end: dataEndsAt }),
     ...scopeWarnings(facts, scoped),
     ...operatorUserWarnings(facts, scoped, { recreations: spool.added(first), loops: result.loops }),
   ];
@@ -266,6 +270,7 @@ export async function spoolInputs(
       fights: fights.length,
       dataEndsAt: dataEndsAt ?? null,
       ...(opts.sinceSeconds !== undefined ? { since: scoped.since ?? null } : {}),
+      blind: sight.blind,
       warnings,
       seconds: Math.round((Date.now() - started) / 100) / 10,
     },
@@ -348,6 +353,11 @@ export async function spoolByCluster(
       loops: docs.reduce((n, [, d]) => n + d.loops.length, 0),
       fights: docs.reduce((n, [, d]) => n + (d.fights?.length ?? 0), 0),
       dataEndsAt: ends.sort(byTime).pop() ?? null,
+      // Nothing read anywhere is the run's own blindness; else the first cluster that cannot see.
+      blind:
+        all.audit.read === 0
+          ? 'no-audit-events'
+          : (docs.map(([, d]) => d.summary.blind).find((b) => typeof b === 'string') ?? null),
       warnings: docs.flatMap(([name, d]) =>
         ((d.summary.warnings as string[] | undefined) ?? []).map((w) => (name ? `${name}: ${w}` : w)),
       ),
