@@ -14,6 +14,12 @@ import type { AuditEvent } from '../lib/model/audit';
 import type { FindingsDocument } from '../lib/model/findings';
 import { simulateCluster } from '../sim';
 import { encodeAudit, encodeOperator } from '../sim/encode';
+import { helpRequested } from './usage';
+
+helpRequested(
+  process.argv.slice(2),
+  'Usage: npx tsx scripts/generate-examples.ts   (npm run examples)\n\nRewrites examples/ (logs, damaged files, expected.json) from the simulator; deterministic.\n',
+);
 
 const ROOT = join(__dirname, '..', 'examples');
 const SEED = 20260504;

@@ -12,7 +12,7 @@ import { RecreationSpool, SpoolError } from '../analyze/recreation-spool';
 import { spoolByCluster, type PipelineOptions, type SpooledFindings } from '../pipeline/analyze-inputs';
 import { renderReport, type ReportFormat } from '../report';
 import { writeJson } from '../report/json-stream';
-import { formatCount, plural } from '../report/format';
+import { formatCount, nothingRead, plural } from '../report/format';
 import { describeInputError, inputErrorLine } from '../sources/input-errors';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes';
 import { CommandError, UsageError, type CliIo } from './io';
@@ -149,7 +149,7 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
     const errors = doc.summary.inputErrors ?? [];
     for (const e of errors) io.stderr.write(`koperator-audit: cannot read ${inputErrorLine(e)}\n`);
     // Like an input error, said even under --quiet: a run that saw nothing is no all-clear.
-    if (quiet && doc.summary.blind === 'no-audit-events')
+    if (quiet && nothingRead(doc))
       io.stderr.write(
         'koperator-audit: no audit event could be read from any input: this is not an all-clear\n',
       );

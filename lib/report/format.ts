@@ -311,7 +311,7 @@ export function formatBytes(n: number): string {
 }
 
 /** The inputs that could not be listed or opened, as the document carries them. */
-export function inputErrorsOf(doc: FindingsDocument): InputError[] {
+export function inputErrorsOf(doc: Pick<FindingsDocument, 'summary'>): InputError[] {
   const errors = doc.summary?.inputErrors;
   return Array.isArray(errors)
     ? errors.filter(
@@ -325,7 +325,7 @@ export function inputErrorsOf(doc: FindingsDocument): InputError[] {
  * empty standard input, a single over-long line): the report's banner says it is no
  * all-clear. Not when no input could be opened at all: that banner says so already.
  */
-export function nothingRead(doc: FindingsDocument): boolean {
+export function nothingRead(doc: Pick<FindingsDocument, 'summary'>): boolean {
   if (doc.summary?.blind !== 'no-audit-events') return false;
   return !(inputErrorsOf(doc).length > 0 && Number(doc.summary.inputsOpened ?? 1) === 0);
 }
