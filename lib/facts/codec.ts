@@ -5,6 +5,11 @@
 // format change refuses newer objects loudly instead of misreading them, and so Athena
 // (which reads every line as a row) can filter the header out on `type IS NULL`.
 // Every further line is one Fact, exactly as the projection produced it.
+//
+// Objects written by an older version stay readable: the reader accepts every version from
+// MIN_FACTS_VERSION to FACTS_VERSION and brings each object up to the current one, one
+// version at a time (UPGRADES), filling what a version added with what the older one
+// implied. A format change bumps FACTS_VERSION and adds its step there.
 import { FACTS_VERSION, type Fact } from '../model/facts';
 import { shareFactParts } from './project';
 
@@ -22,14 +27,39 @@ export interface FactsHeader {
   /** Hour partition (yyyy-MM-dd-HH, UTC) every fact of the object falls in. */
   hour: string;
   count: number;
+  /**
+   * The newest requestReceivedTimestamp of any audit event read from the source object,
+   * kept or not (version 2; null when unknown): "active" is judged against the end of
+   * what was read, which a tail of unrelated traffic moves past the newest fact.
+   */
+  newestEventAt: string | null;
 }
+
+/** The oldest facts version this reader still reads. */
+export const MIN_FACTS_VERSION = 1;
+
+type RawHeader = Record<string, unknown>;
+type RawFact = Record<string, unknown>;
+
+/**
+ * UPGRADES[v] turns an object of version v into one of version v + 1, header and facts,
+ * in place. One step per version from MIN_FACTS_VERSION to FACTS_VERSION - 1.
+ */
+export const UPGRADES: Record<number, (header: RawHeader, facts: RawFact[]) => void> = {
+  // Version 1 did not record the newest event read: unknown, so the facts' own end stands.
+  1: (header) => {
+    header.newestEventAt = null;
+  },
+};
 
 export class FactsFormatError extends Error {
   override name = 'FactsFormatError';
 }
 
 export function encodeFacts(
-  header: Omit<FactsHeader, 'format' | 'factsVersion' | 'count'>,
+  header: Omit<FactsHeader, 'format' | 'factsVersion' | 'count' | 'newestEventAt'> & {
+    newestEventAt?: string | null;
+  },
   facts: readonly Fact[],
 ): string {
   const head: FactsHeader = {
@@ -37,6 +67,7 @@ export function encodeFacts(
     factsVersion: FACTS_VERSION,
     ...header,
     count: facts.length,
+    newestEventAt: header.newestEventAt ?? null,
   };
   const lines = [JSON.stringify(head)];
   for (const f of facts) lines.push(JSON.stringify(f));
@@ -67,12 +98,18 @@ export function decodeFacts(text: string): { header: FactsHeader; facts: Fact[] 
   if (!isRecord(header) || header.format !== FACTS_FORMAT) {
     throw new FactsFormatError('facts object header does not name the koperator-audit facts format');
   }
-  if (header.factsVersion !== FACTS_VERSION) {
+  const version = header.factsVersion;
+  if (
+    typeof version !== 'number' ||
+    !Number.isInteger(version) ||
+    version < MIN_FACTS_VERSION ||
+    version > FACTS_VERSION
+  ) {
     throw new FactsFormatError(
-      `facts object has version ${String(header.factsVersion)}; this reader knows version ${FACTS_VERSION}`,
+      `facts object has version ${String(version)}; this reader knows versions ${MIN_FACTS_VERSION} to ${FACTS_VERSION}`,
     );
   }
-  const facts: Fact[] = [];
+  const facts: RawFact[] = [];
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i];
     if (line === undefined || line.trim() === '') continue;
@@ -85,11 +122,20 @@ export function decodeFacts(text: string): { header: FactsHeader; facts: Fact[] 
     if (!isRecord(v) || typeof v.type !== 'string' || !FACT_TYPES.has(v.type) || typeof v.at !== 'string') {
       throw new FactsFormatError(`facts line ${i + 1} is not a fact`);
     }
-    facts.push(shareFactParts(v as unknown as Fact));
+    facts.push(v);
   }
   if (typeof header.count === 'number' && header.count !== facts.length) {
     // A short object means a truncated write or read; refuse rather than analyse half of it.
     throw new FactsFormatError(`facts object announces ${header.count} facts but holds ${facts.length}`);
   }
-  return { header: header as unknown as FactsHeader, facts };
+  for (let v = version; v < FACTS_VERSION; v++) {
+    const step = UPGRADES[v];
+    if (!step) throw new FactsFormatError(`no upgrade of facts version ${v} to ${v + 1}`);
+    step(header, facts);
+  }
+  header.factsVersion = FACTS_VERSION;
+  return {
+    header: header as unknown as FactsHeader,
+    facts: facts.map((f) => shareFactParts(f as unknown as Fact)),
+  };
 }

@@ -5,7 +5,12 @@
 import type { Operation } from 'fast-json-patch';
 import type { SourceRef } from './record';
 
-export const FACTS_VERSION = 1;
+/**
+ * The facts format's version (lib/facts/codec.ts). 2: the header names the newest event
+ * read from the source object (`newestEventAt`), kept or not. decodeFacts reads every
+ * version from MIN_FACTS_VERSION up, so facts already in S3 stay readable.
+ */
+export const FACTS_VERSION = 2;
 
 /** One mutating webhook's admission of a pod create (from the audit annotations). */
 export interface WebhookMutation {

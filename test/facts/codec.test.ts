@@ -1,4 +1,4 @@
-import { decodeFacts, encodeFacts, FACTS_FORMAT } from '../../lib/facts/codec';
+import { decodeFacts, encodeFacts, FACTS_FORMAT, MIN_FACTS_VERSION, UPGRADES } from '../../lib/facts/codec';
 import { FACTS_VERSION, type Fact, type PodWriteFact } from '../../lib/model/facts';
 import { operatorFact, podFact } from './fixtures';
 
@@ -12,8 +12,51 @@ describe('facts codec', () => {
     const facts: Fact[] = [pod('a1', '2026-11-02T10:00:01Z'), opFact('2026-11-02T10:00:02Z', 'm.log')];
     const text = encodeFacts(header, facts);
     const firstLine = JSON.parse(text.split('\n')[0]!);
-    expect(firstLine).toEqual({ format: FACTS_FORMAT, factsVersion: FACTS_VERSION, ...header, count: 2 });
+    expect(firstLine).toEqual({
+      format: FACTS_FORMAT,
+      factsVersion: FACTS_VERSION,
+      ...header,
+      count: 2,
+      newestEventAt: null,
+    });
     expect(decodeFacts(text)).toEqual({ header: firstLine, facts });
+  });
+
+  it('records the newest event read from the source, which may be past every fact', () => {
+    const facts: Fact[] = [pod('a1', '2026-11-02T10:00:01Z')];
+    const text = encodeFacts({ ...header, newestEventAt: '2026-11-02T10:52:46.5Z' }, facts);
+    expect(decodeFacts(text).header.newestEventAt).toBe('2026-11-02T10:52:46.5Z');
+  });
+
+  // Facts already in S3 were written by older versions: each must read as the current one.
+  const facts: Fact[] = [pod('a1', '2026-11-02T10:00:01Z'), opFact('2026-11-02T10:00:02Z', 'm.log')];
+  const asWritten = (version: number, extra: Record<string, unknown>) =>
+    [
+      JSON.stringify({ format: FACTS_FORMAT, factsVersion: version, ...header, count: 2, ...extra }),
+      ...facts.map((f) => JSON.stringify(f)),
+    ].join('\n') + '\n';
+  it.each([
+    ['1 (no newestEventAt: unknown)', asWritten(1, {}), null],
+    ['2', asWritten(2, { newestEventAt: '2026-11-02T10:30:00Z' }), '2026-11-02T10:30:00Z'],
+  ])('reads version %s as the current version', (_v, text, newest) => {
+    const read = decodeFacts(text);
+    expect(read.header).toEqual({
+      format: FACTS_FORMAT,
+      factsVersion: FACTS_VERSION,
+      ...header,
+      count: 2,
+      newestEventAt: newest,
+    });
+    expect(read.facts).toEqual(facts);
+  });
+
+  it('has one upgrade step for every version it reads below the current one', () => {
+    const steps = Object.keys(UPGRADES)
+      .map(Number)
+      .sort((a, b) => a - b);
+    expect(steps).toEqual(
+      Array.from({ length: FACTS_VERSION - MIN_FACTS_VERSION }, (_, i) => MIN_FACTS_VERSION + i),
+    );
   });
 
   it('gives facts read back the sharing projection gives: a loop’s pod bodies held once', () => {
@@ -44,7 +87,19 @@ describe('facts codec', () => {
     [
       'newer version',
       JSON.stringify({ format: FACTS_FORMAT, factsVersion: FACTS_VERSION + 1 }) + '\n',
-      /version 2; this reader knows version 1/,
+      new RegExp(
+        `version ${FACTS_VERSION + 1}; this reader knows versions ${MIN_FACTS_VERSION} to ${FACTS_VERSION}`,
+      ),
+    ],
+    [
+      'a version older than the oldest it reads',
+      JSON.stringify({ format: FACTS_FORMAT, factsVersion: MIN_FACTS_VERSION - 1 }) + '\n',
+      /this reader knows versions/,
+    ],
+    [
+      'a version that is no integer',
+      JSON.stringify({ format: FACTS_FORMAT, factsVersion: '2' }) + '\n',
+      /version 2; this reader knows/,
     ],
     [
       'damaged line',
