@@ -23,6 +23,7 @@ import { listLocal } from '../sources/local';
 import { describeInputError } from '../sources/input-errors';
 import { dataEndOf, dataStartOf, scopeWarnings, operatorUserWarnings, windowWarnings } from './checks';
 import { judgeSight } from './visibility';
+import { laterTime } from '../analyze/newest-event';
 
 export interface Progress {
   /** Stored bytes read so far and events read (every audit event and operator line, kept or not). */
@@ -240,8 +241,10 @@ export async function spoolInputs(
   } finally {
     if (tick) clearInterval(tick);
   }
-  const dataEndsAt = dataEndOf(facts);
-  const scoped = resolveRelativeSince(opts, dataEndsAt);
+  // The end of the data is the newest event read (fights.md), which a tail of unrelated
+  // traffic moves past the newest fact kept.
+  const dataEndsAt = laterTime(dataEndOf(facts), stats.newestEventAt);
+  const scoped = { ...resolveRelativeSince(opts, dataEndsAt), newestEventAt: dataEndsAt };
   bar?.phase(`analysing ${facts.size.toLocaleString('en-US')} facts…`);
   const first = spool.length;
   const result = analyzeInto(facts, scoped, { add: (r) => spool.add(r), clear: () => spool.truncate(first) });

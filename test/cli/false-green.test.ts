@@ -192,3 +192,31 @@ describe('a --since/--until window that excludes every event', () => {
     });
   }
 });
+
+describe('"active" is judged against the newest event read, kept or not', () => {
+  // An hour of unrelated traffic after the examples end (their loop is active at 09:02:20).
+  const tailAt = (i: number) => new Date(Date.parse('2026-05-04T10:00:00Z') + i * 1000).toISOString();
+  const tail = file(
+    'tail.log',
+    Array.from({ length: 20 }, (_, i) =>
+      event('update', 'leases', 'Metadata', {
+        requestReceivedTimestamp: tailAt(i),
+        stageTimestamp: tailAt(i),
+      }),
+    ),
+  );
+  const cases: Array<[string, string[], number, string]> = [
+    ['the examples alone', [EXAMPLES], 1, '2026-05-04T09:02:20.472197Z'],
+    ['the examples, then an hour of leases', [EXAMPLES, tail], 0, tailAt(19)],
+  ];
+  for (const [what, inputs, active, end] of cases) {
+    it(`${what}: ${active} active loop(s), the data ending ${end}`, () => {
+      const r = run(['analyze', ...inputs.flatMap((i) => ['--input', i]), '--format', 'json']);
+      expect(r.code).toBe(0);
+      const doc = JSON.parse(r.stdout);
+      expect(doc.summary.dataEndsAt).toBe(end);
+      expect(doc.loops.filter((l: { active: boolean }) => l.active)).toHaveLength(active);
+      expect(doc.loops.length).toBeGreaterThan(0);
+    });
+  }
+});

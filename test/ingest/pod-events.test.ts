@@ -24,3 +24,23 @@ describe('audit events about pods are seen in every container, however they are 
     });
   }
 });
+
+// summary.newestEventAt: the end of the data "active" is judged against is the newest event
+// read of any stage, kept or not, so a tail of unrelated traffic after the last kept event
+// counts. Those events are dropped unparsed; their time is read off their bytes.
+describe('the newest event read, kept or not', () => {
+  for (const container of AUDIT_CONTAINERS) {
+    it(`${container}: the tail of leases after the last pod write sets it`, async () => {
+      const head = leases();
+      const write = auditEvent({ verb: 'delete', resource: 'pods', name: 'orders-kafka-1-abcde' });
+      const tail = leases();
+      const all = [...head, write, ...tail];
+      const read = await readOne(memoryObject(`tail.${container}`, encodeAudit(container, all)));
+      expect(read.stats.audit.read).toBe(all.length);
+      // A GKE entry has one time, which stands for both of the event's (formats/gke.ts).
+      const last = tail[tail.length - 1];
+      const want = container === 'gke-logentry' ? last.stageTimestamp : last.requestReceivedTimestamp;
+      expect(read.stats.newestEventAt).toBe(want);
+    });
+  }
+});
