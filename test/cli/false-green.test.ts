@@ -5,7 +5,7 @@
 // and exit 1 under --fail-on blind); a quiet cluster whose pods the logs do show passes.
 import { execFileSync, spawnSync } from 'child_process';
 import { randomFillSync } from 'crypto';
-import { mkdtempSync, writeFileSync } from 'fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 
@@ -92,6 +92,9 @@ writeFileSync(longLine, `{"log":"${'x'.repeat(20 * 2 ** 20)}"}\n`);
 beforeAll(() => {
   execFileSync(process.execPath, ['scripts/build-cli.mjs'], { cwd: ROOT });
 }, 60_000);
+
+// The 20 MB line and the rest are this file's own: nothing stays in the temp folder.
+afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 
 describe('no audit event read from any input: exit 4, not an all-clear', () => {
   const inputs: Array<[string, string[], string]> = [
