@@ -14,6 +14,18 @@ import { cloudWatchPayloads } from '../sim/encode';
 import { fmtMicros, parseTime, SEC, type Micros } from '../sim/time';
 import { koperatorStretch, stretchSeed } from './gen/koperator';
 import { fightsStretch } from './gen/fights';
+import { helpRequested } from '../scripts/usage';
+
+const USAGE = `Usage: npx tsx bench/generate.ts [--size 100MB] [--format jsonl,firehose] [--seed 1] [--mix koperator|fights]
+
+Writes (or reuses) the benchmark's audit logs under bench/data/, one per format, and
+prints each file's description as a JSON line.
+  --size SIZE     uncompressed size, e.g. 100MB, 1GB (default 100MB)
+  --format LIST   jsonl, firehose, or both comma-separated (default both)
+  --seed N        the simulation's seed (default 1)
+  --mix MIX       koperator (its loops alone) or fights (beside other controllers) (default koperator)
+  -h, --help      this text
+`;
 
 export type BenchFormat = 'jsonl' | 'firehose';
 /** What the signal is: koperator's loops alone, or beside other controllers' fights (sim/fights/). */
@@ -185,6 +197,7 @@ function withFights(
 }
 
 async function main(argv: string[]): Promise<void> {
+  helpRequested(argv, USAGE);
   const arg = (name: string, dflt: string): string => {
     const i = argv.indexOf(`--${name}`);
     return i >= 0 && argv[i + 1] ? argv[i + 1] : dflt;

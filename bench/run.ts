@@ -27,6 +27,23 @@ import {
 } from './lib/tools';
 import { HAS_GNU_TIME } from './lib/measure';
 import { formatTable } from './lib/table';
+import { helpRequested } from '../scripts/usage';
+
+const USAGE = `Usage: npx tsx bench/run.ts [options]
+
+Generates (or reuses) the benchmark's audit logs, measures every tool on them, prints a
+table and writes bench/results/<time>.json.
+  --size LIST      sizes, comma-separated (default 100MB; with --large also 1GB, 4GB)
+  --format LIST    jsonl, firehose (default both)
+  --seed N         the simulation's seed (default 1)
+  --repeat N       runs per measurement, the median reported (default 1)
+  --large          also 1 GB and 4 GB, and the 1 M fleet, judged against the targets
+  --scale SPECS    fleet sizes to analyse, e.g. 100000,300000 (0: none)
+  --no-peers       leave out jq and DuckDB
+  --no-zcat        leave out the zcat | wc floor
+  --results DIR    where the JSON result goes (default bench/results)
+  -h, --help       this text
+`;
 
 export interface BenchOptions {
   sizes: number[];
@@ -163,6 +180,7 @@ function parseArgs(argv: string[]): BenchOptions {
 }
 
 if (require.main === module) {
+  helpRequested(process.argv.slice(2), USAGE);
   runBench(parseArgs(process.argv.slice(2)))
     .then((r) => {
       process.stdout.write(formatTable(r));

@@ -2,6 +2,13 @@
 // `npm run analyze`, so the command never runs stale code).
 import { build } from 'esbuild';
 
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  process.stdout.write(
+    'Usage: node scripts/build-cli.mjs   (npm run build:cli)\n\nBundles the CLI into dist/cli.js.\n',
+  );
+  process.exit(0);
+}
+
 await build({
   entryPoints: ['lib/cli/entry.ts'],
   outfile: 'dist/cli.js',

@@ -15,6 +15,12 @@ import type { FindingsDocument } from '../lib/model/findings';
 import { simulateCluster } from '../sim';
 import { encodeAudit, encodeOperator } from '../sim/encode';
 import { writeExamplePods } from './example-pods';
+import { helpRequested } from './usage';
+
+helpRequested(
+  process.argv.slice(2),
+  'Usage: npx tsx scripts/generate-examples.ts   (npm run examples)\n\nRewrites examples/ (logs, damaged files, expected.json) from the simulator; deterministic.\n',
+);
 
 const ROOT = join(__dirname, '..', 'examples');
 const SEED = 20260504;

@@ -11,12 +11,21 @@ import { ensureBenchFile, parseSize, type BenchFormat } from '../bench/generate'
 import { enqueueObjects, listObjects } from '../lib/aws/backfill';
 import { startFauxqs } from '../lib/aws/fauxqs-server';
 import { createLocalStack, driveSqsHandler, localClients, uploadObject } from '../lib/aws/local-stack';
+import { helpRequested } from './usage';
+
+const USAGE = `Usage: npx tsx scripts/measure-ingest-cost.ts [--size 200MB] [--format firehose|jsonl]
+
+Runs the ingest handler on a generated audit log in the local emulator and prints what
+it would cost on Lambda (infra/README-deploy.md's figure).
+  -h, --help   this text
+`;
 
 /** us-east-1 Lambda prices (arm64, as the stack deploys): per GB-second and per request. */
 const ARM_GB_SECOND_USD = 0.0000133334;
 const REQUEST_USD = 0.2 / 1e6;
 
 async function main(): Promise<void> {
+  helpRequested(process.argv.slice(2), USAGE);
   const arg = (name: string, dflt: string) => {
     const i = process.argv.indexOf(name);
     return i >= 0 ? process.argv[i + 1]! : dflt;

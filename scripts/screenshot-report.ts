@@ -10,6 +10,7 @@ import { analyzeInputs } from '../lib/pipeline/analyze-inputs';
 import { renderReport } from '../lib/report';
 import { openReport } from '../test/report/browser';
 import { launchChromium } from '../test/support/chromium';
+import { helpRequested } from './usage';
 
 const ROOT = join(__dirname, '..');
 
@@ -25,6 +26,10 @@ const PICTURES = [
 ];
 
 async function main(): Promise<void> {
+  helpRequested(
+    process.argv.slice(2),
+    "Usage: npx tsx scripts/screenshot-report.ts\n\nRedraws docs/report-examples.png: the examples' HTML report shot in Chromium.\n",
+  );
   // Paths in the picture as a user types them, relative to the checkout.
   process.chdir(ROOT);
   const browser = await launchChromium();

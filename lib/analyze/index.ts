@@ -9,6 +9,7 @@ import type { AnalysisOptions } from './options';
 import { sortByKey, sortWithKeys } from './sort-by-key';
 import { compareTimes, epochMicros } from './time';
 import { partitionFacts } from './partition';
+import { laterTime } from './newest-event';
 import { assembleIncarnations, type ClusterFacts, type Incarnation } from './timeline';
 
 export interface AnalysisResult {
@@ -136,7 +137,7 @@ function analyze(
   }
   // Loops are found on every recreation, then scoped, so a window edge does not split a loop's count.
   const loops = forLoops
-    .loops(operatorUsers, split.newestAt, opts)
+    .loops(operatorUsers, laterTime(split.newestAt, opts.newestEventAt) ?? '', opts)
     .filter((l) => inScope({ ...l, deletedPod: { deletedAt: l.lastAt } }, opts));
   return { loops, recreations: kept };
 }

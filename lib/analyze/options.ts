@@ -13,6 +13,11 @@ export interface AnalysisOptions {
   operatorUsers?: string[];
   /** spec.taintedBrokersSelector matchLabels, when known; otherwise the operator's taint log line decides. */
   taintedBrokersSelector?: Record<string, string>;
+  /**
+   * The newest event read, kept or not (the ingest's summary, or the facts objects' headers):
+   * "active" is judged against the later of it and the newest fact.
+   */
+  newestEventAt?: string | null;
   /** Env var names whose values findings may show; others appear as "<redacted, changed>". */
   envAllowlist?: string[];
   /**

@@ -180,9 +180,11 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
   const windowStart = new Date(window.from);
   const readFrom = new Date(windowStart.getTime() - config.contextSeconds * 1000);
   const read = await readFactsWindow(s3, config.bucket, config.layout, cluster, readFrom, now);
-  const result = analyzeFacts(read.facts, { ...config.analysis, since: window.from, until: window.to });
+  // "Active" against the newest event read, which the facts objects' headers carry.
+  const analysis = { ...config.analysis, newestEventAt: read.newestEventAt };
+  const result = analyzeFacts(read.facts, { ...analysis, since: window.from, until: window.to });
   // Found on the whole read (context included), then kept when they reach into the window, as loops are.
-  const fights = findFights(read.facts, config.analysis).filter(
+  const fights = findFights(read.facts, analysis).filter(
     (f) => compareTimes(f.lastAt, window.from) >= 0 && compareTimes(f.firstAt, window.to) <= 0,
   );
   // Drifts are single writes: found on the whole read, kept where they fall in the window.

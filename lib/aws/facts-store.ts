@@ -10,6 +10,7 @@ import {
   clusterOfFactsPrefix,
   factsKey,
   hourFactsPrefix,
+  hourOf,
   hoursInWindow,
   normalisePrefix,
   parseFactsKey,
@@ -18,6 +19,7 @@ import {
 } from '../facts/partition';
 import type { Fact } from '../model/facts';
 import type { DispatchConfig } from './env-config';
+import { laterTime } from '../analyze/newest-event';
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
@@ -41,13 +43,24 @@ export async function writeFacts(
   layout: BucketLayout,
   source: { cluster: string; bucket: string; key: string; etag: string },
   facts: readonly Fact[],
+  newestEventAt: string | null = null,
 ): Promise<WrittenFacts> {
   const { byHour, untimed } = partitionFactsByHour(facts);
+  // The newest event read must reach the analysis even when nothing of its hour was kept
+  // (a tail of unrelated traffic): its hour gets an object, empty if need be.
+  const newestHour = newestEventAt ? hourOf(newestEventAt) : null;
+  if (newestHour && !byHour.has(newestHour)) byHour.set(newestHour, []);
   const out: WrittenFacts = { keys: [], facts: 0, untimed: untimed.length, bytes: 0 };
   for (const [hour, list] of [...byHour.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     const key = factsKey(layout, source.cluster, hour, source.key, source.etag);
     const text = encodeFacts(
-      { source: `s3://${source.bucket}/${source.key}`, etag: source.etag, cluster: source.cluster, hour },
+      {
+        source: `s3://${source.bucket}/${source.key}`,
+        etag: source.etag,
+        cluster: source.cluster,
+        hour,
+        newestEventAt,
+      },
       list,
     );
     const body = await gzipAsync(Buffer.from(text, 'utf8'));
@@ -134,6 +147,8 @@ export interface FactsWindow {
   facts: FactStore;
   objects: number;
   bytes: number;
+  /** The newest event read (the objects' headers) within the window, kept or not; null if unknown. */
+  newestEventAt: string | null;
 }
 
 /**
@@ -166,6 +181,7 @@ export async function readFactsWindow(
   let merged = 0;
   let bytes = 0;
   let next = 0;
+  let newestEventAt: string | null = null;
   const fromMs = from.getTime();
   const toMs = to.getTime();
   const worker = async (): Promise<void> => {
@@ -173,7 +189,9 @@ export async function readFactsWindow(
       const res = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: keys[i] }));
       const raw = Buffer.from((await res.Body?.transformToByteArray()) ?? new Uint8Array());
       bytes += raw.length;
-      const { facts } = decodeFacts((await gunzipAsync(raw)).toString('utf8'));
+      const { header, facts } = decodeFacts((await gunzipAsync(raw)).toString('utf8'));
+      const newest = header.newestEventAt ? Date.parse(header.newestEventAt) : NaN;
+      if (newest >= fromMs && newest <= toMs) newestEventAt = laterTime(newestEventAt, header.newestEventAt);
       ready.set(
         i,
         facts.filter((f) => {
@@ -188,5 +206,5 @@ export async function readFactsWindow(
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, keys.length) }, worker));
-  return { facts: merger.finish(), objects: keys.length, bytes };
+  return { facts: merger.finish(), objects: keys.length, bytes, newestEventAt };
 }

@@ -126,6 +126,7 @@ export async function ingestS3Object(
     config.layout,
     { cluster, bucket: ref.bucket, key: ref.key, etag },
     facts,
+    stats.newestEventAt,
   );
   return {
     ...base,

@@ -12,7 +12,7 @@ import { spoolByCluster, type PipelineOptions, type SpooledFindings } from '../p
 import { renderReport, type ReportFormat } from '../report';
 import { parseSections, SECTIONS, type Section } from '../report/sections';
 import { writeJson } from '../report/json-stream';
-import { formatCount, plural } from '../report/format';
+import { formatCount, nothingRead, plural } from '../report/format';
 import { describeInputError, inputErrorLine } from '../sources/input-errors';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes';
 import { parseFlags } from './flags';
@@ -38,8 +38,10 @@ Output
                          ${SECTIONS.join(', ')} (failed inputs and warnings always show)
   --out FILE             write the report to FILE instead of stdout
   --fail-on WHAT         exit 1 when the findings hold WHAT: active-loop, loop,
-                         revert (an external-mutation revert) or any (any recreation);
-                         repeatable or comma-separated
+                         revert (an external-mutation revert), any (any recreation),
+                         or blind (audit events were read, but none about pods, or
+                         pod writes only at Metadata level); repeatable or
+                         comma-separated
   -q, --quiet            no progress, warnings or counts on stderr; input errors
                          are still printed
 Scope
@@ -75,7 +77,7 @@ The table fits the terminal's width (COLUMNS when stdout is not a terminal, else
 
 ${EXIT_CODES_HELP}`;
 
-const FAIL_ON = ['active-loop', 'loop', 'revert', 'any'] as const;
+const FAIL_ON = ['active-loop', 'loop', 'revert', 'any', 'blind'] as const;
 type FailOn = (typeof FAIL_ON)[number];
 
 export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
@@ -153,6 +155,11 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
     await writeReport(doc, format, { out: values.out, inputs, only }, io);
     const errors = doc.summary.inputErrors ?? [];
     for (const e of errors) io.stderr.write(`koperator-audit: cannot read ${inputErrorLine(e)}\n`);
+    // Like an input error, said even under --quiet: a run that saw nothing is no all-clear.
+    if (quiet && nothingRead(doc))
+      io.stderr.write(
+        'koperator-audit: no audit event could be read from any input: this is not an all-clear\n',
+      );
     if (!quiet) {
       for (const w of (doc.summary.warnings as string[] | undefined) ?? [])
         io.stderr.write(`koperator-audit: warning: ${w}\n`);
@@ -224,9 +231,13 @@ async function writeReport(
   } else io.stdout.write(report);
 }
 
-/** 1 when --fail-on matched (a finding in what was read is certain), else 4 / 3 for inputs, else 0. */
+/**
+ * 1 when --fail-on matched (a finding in what was read is certain), else 4 when no input or
+ * no audit event could be read, 3 when some inputs failed, else 0.
+ */
 export function exitStatus(doc: SpooledFindings, failOn: FailOn[]): number {
   if (failOn.some((f) => matches(doc, f))) return EXIT.matched;
+  if (doc.summary.blind === 'no-audit-events') return EXIT.noInputRead;
   const errors = doc.summary.inputErrors ?? [];
   if (errors.length === 0) return EXIT.ok;
   return Number(doc.summary.inputsOpened ?? 0) === 0 ? EXIT.noInputRead : EXIT.someInputsFailed;
@@ -242,6 +253,8 @@ function matches(doc: SpooledFindings, what: FailOn): boolean {
       return doc.recreations.count('external-mutation-revert') > 0;
     case 'any':
       return doc.recreations.length > 0 || doc.loops.length > 0 || (doc.fights?.length ?? 0) > 0;
+    case 'blind':
+      return doc.summary.blind === 'no-pod-events' || doc.summary.blind === 'metadata-only';
   }
 }
 

@@ -9,7 +9,7 @@ export const EXIT = {
   usage: 2,
   /** Some inputs could not be listed or opened; the report of the rest was still printed. */
   someInputsFailed: 3,
-  /** No input could be read at all. */
+  /** No input could be read at all, or not one audit event in any of them. */
   noInputRead: 4,
   /** Something unexpected broke (a bug; --debug prints the stack), or the findings' temporary file could not be written. */
   internal: 5,
@@ -21,7 +21,8 @@ export const EXIT_CODES_HELP = `Exit status
   2  usage error (bad flag, bad or missing config file)
   3  some inputs could not be listed or opened: the report of the rest is printed,
      with a banner naming each (summary.inputErrors in JSON)
-  4  no input could be read at all
+  4  no input could be read at all, or not one audit event could be read from
+     any input (the wrong files, empty standard input): not an all-clear
   5  unexpected error (a bug: please report it with the output of --debug), or
      the findings' temporary file could not be written (a full TMPDIR)
 `;

@@ -6,6 +6,7 @@
 // upgrades older objects (upgrade.ts) instead of refusing the window it must read, and so Athena
 // (which reads every line as a row) can filter the header out on `type IS NULL`.
 // Every further line is one Fact, exactly as the projection produced it.
+//
 import { FACTS_VERSION, type Fact } from '../model/facts';
 import { shareFactParts } from './project';
 import { isReadableFactsVersion, MIN_FACTS_VERSION, upgradeFact, upgradeHeader } from './upgrade';
@@ -24,6 +25,12 @@ export interface FactsHeader {
   /** Hour partition (yyyy-MM-dd-HH, UTC) every fact of the object falls in. */
   hour: string;
   count: number;
+  /**
+   * The newest requestReceivedTimestamp of any audit event read from the source object,
+   * kept or not (version 2; null when unknown): "active" is judged against the end of
+   * what was read, which a tail of unrelated traffic moves past the newest fact.
+   */
+  newestEventAt: string | null;
 }
 
 export class FactsFormatError extends Error {
@@ -31,7 +38,9 @@ export class FactsFormatError extends Error {
 }
 
 export function encodeFacts(
-  header: Omit<FactsHeader, 'format' | 'factsVersion' | 'count'>,
+  header: Omit<FactsHeader, 'format' | 'factsVersion' | 'count' | 'newestEventAt'> & {
+    newestEventAt?: string | null;
+  },
   facts: readonly Fact[],
 ): string {
   const head: FactsHeader = {
@@ -39,6 +48,7 @@ export function encodeFacts(
     factsVersion: FACTS_VERSION,
     ...header,
     count: facts.length,
+    newestEventAt: header.newestEventAt ?? null,
   };
   const lines = [JSON.stringify(head)];
   for (const f of facts) lines.push(JSON.stringify(f));

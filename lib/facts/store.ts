@@ -387,6 +387,11 @@ export class FactStore {
     return this.stringOf(i, 'verb') as string | null;
   }
 
+  /** The audit level (None, Metadata, Request, RequestResponse) of an audit fact. */
+  levelOf(i: number): string | null {
+    return this.stringOf(i, 'level') as string | null;
+  }
+
   namespaceOf(i: number): string | null {
     return this.stringOf(i, 'namespace') as string | null;
   }
@@ -480,7 +485,7 @@ export class FactStore {
 
   private stringOf(
     i: number,
-    key: 'stage' | 'verb' | 'namespace' | 'name' | 'uid' | 'subresource' | 'user',
+    key: 'stage' | 'level' | 'verb' | 'namespace' | 'name' | 'uid' | 'subresource' | 'user',
   ): unknown {
     const s = this.sideOf(i)?.strings;
     if (s && key in s) return s[key];
@@ -489,6 +494,8 @@ export class FactStore {
     switch (key) {
       case 'stage':
         return this.word(c.stage[j]);
+      case 'level':
+        return this.word(c.level[j]);
       case 'verb':
         return this.word(c.verb[j]);
       case 'subresource':

@@ -26,6 +26,9 @@ const UPGRADES: Readonly<Record<number, UpgradeStep>> = {
   // pod is never seen Ready and the fix-impact downtime of its broker counts to the
   // successor's create instead (`downtimeFrom: create`): nothing to rewrite.
   1: {},
+  // 3 names, in the header, the newest event read from the source object, kept or not.
+  // Version 2 did not record it: unknown, so the facts' own end stands for the end of the data.
+  2: { header: (h) => ({ ...h, newestEventAt: h.newestEventAt ?? null }) },
 };
 
 /** Whether facts of `version` can be read (after upgrading). */

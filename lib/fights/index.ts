@@ -8,11 +8,15 @@ import { findHotLoops } from './hot-loop';
 import type { FightOptions } from './options';
 import { findRecreateLoops } from './recreate-loop';
 import { buildWriteTimeline } from './writes';
+import { epochMicros } from '../analyze/time';
 
 export type { FightOptions } from './options';
 
 export function findFights(store: FactStore, opts: FightOptions): Fight[] {
   const timeline = buildWriteTimeline(store);
+  // The end of the data is the newest event read, which may be past every kept write.
+  const read = opts.newestEventAt ? epochMicros(opts.newestEventAt) : NaN;
+  if (Number.isFinite(read) && !(timeline.newest >= read)) timeline.newest = read;
   const fights: Fight[] = [];
   for (const writes of timeline.objects.values()) {
     fights.push(...findFieldFights(writes, opts, timeline.newest));

@@ -683,6 +683,20 @@ function judge(buf: Buffer, start: number, end: number): ByteVerdict {
   }
 }
 
+const POD_RESOURCE = Buffer.from('"resource":"pods"');
+const ESCAPED_POD_RESOURCE = Buffer.from('\\"resource\\":\\"pods\\"');
+
+/**
+ * Whether the event judgeAuditBytes or judgeEscapedAuditBytes last judged, [start, end),
+ * names `pods` in its objectRef (whatever its verb): from the scan where it read objectRef,
+ * else (a read is decided on its verb alone) by a search of the line. It tells a log stream
+ * that carries pod events at all from one that never names a pod.
+ */
+export function judgedResourceIsPods(buf: Buffer, start: number, end: number): boolean {
+  if (refSeen) return refResource >= 0 && token(buf, refResource, refResourceTo) === 'pods';
+  return buf.subarray(start, end).includes(esc ? ESCAPED_POD_RESOURCE : POD_RESOURCE);
+}
+
 /** isForeignPodWrite (filter.ts) on the bytes: Irrelevant only for a foreign pod's write. */
 function podVerdict(buf: Buffer, verb: string, sub: string | null, start: number, end: number): ByteVerdict {
   if (refName < 0 || verb === 'create') return ByteVerdict.Parse;

@@ -6,7 +6,8 @@
 import type { AuditEvent } from '../model/audit';
 import type { FormatName, LogRecord } from '../model/record';
 import type { DecompressEvents } from './decompress';
-import { ByteVerdict, judgeAuditBytes, judgeEscapedAuditBytes } from './byte-relevance';
+import { ByteVerdict, judgeAuditBytes, judgeEscapedAuditBytes, judgedResourceIsPods } from './byte-relevance';
+import { laterTime } from '../analyze/newest-event';
 import { irrelevantEvents, isRelevantAuditEvent, lacksRelevantWords, ONE_GKE_ENTRY } from './filter';
 import { Framer, type FrameSink } from './framing';
 import { decodeUtf8 } from './text';
@@ -64,6 +65,22 @@ const LBRACE = 0x7b;
 const LBRACK = 0x5b;
 const PARTIAL_FLAG = '"_p":"P"';
 
+const RECEIVED_KEY = '"requestReceivedTimestamp":"';
+const RECEIVED_KEY_BYTES = Buffer.from(RECEIVED_KEY);
+/** The same key inside a JSON string (a CloudWatch message): every quote is `\"`. */
+const ESCAPED_RECEIVED_KEY = RECEIVED_KEY.replace(/"/g, '\\"');
+const ESCAPED_RECEIVED_KEY_BYTES = Buffer.from(ESCAPED_RECEIVED_KEY);
+/** A GKE LogEntry's own time, which stands for requestReceivedTimestamp (formats/gke.ts). */
+const GKE_TIME_KEY = '"timestamp":"';
+/** kube-apiserver writes requestReceivedTimestamp after the bodies: looked for from the end. */
+const RECEIVED_TAIL_BYTES = 2048;
+
+/**
+ * An audit event about pods, as its text shows it plainly or escaped in a JSON string
+ * (`\"resource\":\"pods\"`), or a GKE method name (`io.k8s.core.v1.pods.list`).
+ */
+const POD_EVENT_TEXT = /"resource\\*"\s*:\s*\\*"pods\\*"|\.v1\.pods\./;
+
 /** Formats whose one record may hold many events (the byte pre-filter then counts them). */
 const MULTI_EVENT: ReadonlySet<FormatName> = new Set(['audit-eventlist', 'eks-firehose-cwl']);
 
@@ -108,6 +125,14 @@ export class ObjectReader implements FrameSink, DecompressEvents {
   private readonly fluent: PartialLines;
   /** Format of the last audit event parsed here; until one is, nothing is pre-filtered. */
   private lastAuditFormat: FormatName | null = null;
+  /**
+   * An event about pods was seen in this object: events dropped unparsed are looked at for
+   * one only until then, so telling a stream that names no pod costs nothing on the rest.
+   */
+  private podSeen = false;
+  /** The newest requestReceivedTimestamp read, as written, and its value for comparing. */
+  private newest: string | null = null;
+  private newestMs = -Infinity;
   private logRecords = 0;
   private controlSeen = 0;
   private skips = 0;
@@ -273,6 +298,8 @@ export class ObjectReader implements FrameSink, DecompressEvents {
       // joiner), go through the string pre-filter below.
       const verdict = last === 'fluent-bit' ? ByteVerdict.Unsure : judgeAuditBytes(buf, start, end);
       if (verdict === ByteVerdict.Irrelevant) {
+        if (!this.podSeen && judgedResourceIsPods(buf, start, end)) this.sawPodEvent();
+        this.noteTimeOfBytes(buf, start, end);
         this.prefiltered(
           1,
           via !== 'top' ? AUDIT_FORMAT[via] : last === 'gke-logentry' ? 'audit-jsonl' : last,
@@ -286,10 +313,13 @@ export class ObjectReader implements FrameSink, DecompressEvents {
       // A Fluent Bit partial record must reach the joiner whatever its words.
       const partial = last === 'fluent-bit' && text.includes(PARTIAL_FLAG);
       const n = partial ? 0 : irrelevantEvents(text, MULTI_EVENT.has(last));
+      if (n !== 0 && !this.podSeen && POD_EVENT_TEXT.test(text)) this.sawPodEvent();
       if (n === ONE_GKE_ENTRY) {
+        this.noteTimeOfText(text, GKE_TIME_KEY);
         this.prefiltered(1, 'gke-logentry');
         return;
       }
+      if (n === 1) this.noteTimeOfText(text);
       if (n > 0) {
         // A bare event in a file of GKE entries is a plain audit line, not an entry.
         const format = via !== 'top' ? AUDIT_FORMAT[via] : last === 'gke-logentry' ? 'audit-jsonl' : last;
@@ -310,6 +340,8 @@ export class ObjectReader implements FrameSink, DecompressEvents {
   /** A JSON document held in a string (CloudWatch message, Fluent Bit or AKS `log`). */
   private embedded(s: string, line: number, via: Exclude<Via, 'top'>, onFail: SkipReason): void {
     if (this.opts.relevantOnly && irrelevantEvents(s, false) === 1) {
+      if (!this.podSeen && POD_EVENT_TEXT.test(s)) this.sawPodEvent();
+      this.noteTimeOfText(s);
       this.prefiltered(1, AUDIT_FORMAT[via]);
       return;
     }
@@ -433,6 +465,8 @@ export class ObjectReader implements FrameSink, DecompressEvents {
       // the rest by the words, which survive escaping, and then the string pre-filter.
       const verdict = this.opts.relevantOnly ? judgeEscapedAuditBytes(buf, from, to) : ByteVerdict.Unsure;
       if (verdict === ByteVerdict.Irrelevant) {
+        if (!this.podSeen && judgedResourceIsPods(buf, from, to)) this.sawPodEvent();
+        this.noteTimeOfBytes(buf, from, to, true);
         this.prefiltered(1, 'eks-firehose-cwl');
         continue;
       }
@@ -501,6 +535,52 @@ export class ObjectReader implements FrameSink, DecompressEvents {
 
   // --- records ---
 
+  /** An event's requestReceivedTimestamp: the newest becomes the object's end of data. */
+  private noteTime(t: string): void {
+    // Whole seconds compare as text; a tie is rare enough to parse (fractions may differ in length).
+    const head = this.newest === null ? '' : this.newest.slice(0, 19);
+    const cand = t.slice(0, 19);
+    if (cand < head) return;
+    const ms = Date.parse(t);
+    if (
+      Number.isNaN(ms) ||
+      (cand === head && !(ms > this.newestMs || (ms === this.newestMs && t > this.newest!)))
+    )
+      return;
+    this.newest = t;
+    this.newestMs = ms;
+    this.stats.newestEventAt = laterTime(this.stats.newestEventAt, t);
+  }
+
+  /** noteTime for an event dropped unparsed, from its bytes [start, end) (plain JSON only). */
+  private noteTimeOfBytes(buf: Buffer, start: number, end: number, escaped = false): void {
+    const key = escaped ? ESCAPED_RECEIVED_KEY_BYTES : RECEIVED_KEY_BYTES;
+    const from = Math.max(start, end - RECEIVED_TAIL_BYTES);
+    const at = buf.subarray(from, end).lastIndexOf(key);
+    if (at < 0) return;
+    const v = from + at + key.length;
+    // The value ends at its quote (`\"` when escaped: the backslash comes first).
+    const q = buf.indexOf(escaped ? 0x5c : 0x22, v);
+    if (q > v && q - v <= 40) this.noteTime(buf.toString('latin1', v, q));
+  }
+
+  /** noteTime for an event dropped unparsed, from its text (plain JSON only). */
+  private noteTimeOfText(text: string, key = RECEIVED_KEY): void {
+    let at = text.lastIndexOf(key);
+    // Escaped inside a wrapper's string (Fluent Bit's or AKS's `log`): every quote is `\"`.
+    const escaped = at < 0 && key === RECEIVED_KEY;
+    if (escaped) at = text.lastIndexOf(ESCAPED_RECEIVED_KEY);
+    if (at < 0) return;
+    const v = at + (escaped ? ESCAPED_RECEIVED_KEY.length : key.length);
+    const q = text.indexOf(escaped ? '\\' : '"', v);
+    if (q > v && q - v <= 40) this.noteTime(text.slice(v, q));
+  }
+
+  private sawPodEvent(): void {
+    this.podSeen = true;
+    this.stats.audit.aboutPods++;
+  }
+
   private prefiltered(n: number, format: FormatName): void {
     const s = this.stats;
     this.logRecords += n;
@@ -520,6 +600,8 @@ export class ObjectReader implements FrameSink, DecompressEvents {
     this.lastAuditFormat = format;
     s.audit.read++;
     s.records[format] = (s.records[format] ?? 0) + 1;
+    if (ev.objectRef?.resource === 'pods') this.sawPodEvent();
+    this.noteTime(ev.requestReceivedTimestamp);
     if (this.opts.relevantOnly && !isRelevantAuditEvent(ev)) {
       s.audit.irrelevant++;
       return;

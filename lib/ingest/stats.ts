@@ -2,6 +2,7 @@
 // Lambda can log it and two runs (or two Lambda invocations) can be added together.
 // Every record that is not emitted is counted somewhere here: nothing is dropped silently.
 import type { FormatName } from '../model/record';
+import { laterTime } from '../analyze/newest-event';
 
 /** Why a line or record was not turned into a LogRecord. */
 export type SkipReason =
@@ -69,8 +70,19 @@ export interface IngestStats {
     irrelevant: number;
     /** Relevant, but rejected by the caller's `keep`. */
     excluded: number;
+    /**
+     * Events about pods (any verb, any subresource): every one parsed, and of those dropped
+     * unparsed only the first of each object, so a lower bound. Zero means the logs never
+     * name a pod: the wrong log stream, or an audit policy that leaves pods out.
+     */
+    aboutPods: number;
   };
   operator: { read: number; kept: number; excluded: number };
+  /**
+   * The newest requestReceivedTimestamp of any audit event read, of any stage, kept or not
+   * (null before the first): the end of the data that "active" is judged against.
+   */
+  newestEventAt: string | null;
   /** CloudWatch Logs CONTROL_MESSAGE payloads (Firehose health checks), dropped. */
   controlMessages: number;
   dedupe: {
@@ -98,8 +110,9 @@ export function createIngestStats(): IngestStats {
     files: { read: 0, empty: 0, foreign: 0, errors: 0 },
     bytes: { read: 0, decompressed: 0 },
     records: {},
-    audit: { read: 0, kept: 0, irrelevant: 0, excluded: 0 },
+    audit: { read: 0, kept: 0, irrelevant: 0, excluded: 0, aboutPods: 0 },
     operator: { read: 0, kept: 0, excluded: 0 },
+    newestEventAt: null,
     controlMessages: 0,
     dedupe: { duplicates: 0, requestReceivedSuperseded: 0, requestReceivedEmitted: 0 },
     skipped: {},
@@ -130,6 +143,7 @@ export function mergeIngestStats(into: IngestStats, from: IngestStats): void {
   addCounts(into.records, from.records);
   addFields(into.audit, from.audit);
   addFields(into.operator, from.operator);
+  into.newestEventAt = laterTime(into.newestEventAt, from.newestEventAt);
   into.controlMessages += from.controlMessages;
   addFields(into.dedupe, from.dedupe);
   addCounts(into.skipped, from.skipped);

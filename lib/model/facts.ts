@@ -9,8 +9,9 @@ import type { SourceRef } from './record';
  * The version facts are written in. Readers accept every version from
  * MIN_FACTS_VERSION (lib/facts/upgrade.ts) to this one, upgrading older facts step by step.
  * 2: status bodies keep the pod's Ready condition (`status.conditions: [{type: 'Ready', status}]`).
+ * 3: the header names the newest event read from the source object (`newestEventAt`), kept or not.
  */
-export const FACTS_VERSION = 2;
+export const FACTS_VERSION = 3;
 
 /** One mutating webhook's admission of a pod create (from the audit annotations). */
 export interface WebhookMutation {

@@ -23,7 +23,9 @@ import { clusterForInput, type ClusterPrefix } from '../config/config-file';
 import { compareTimes } from '../analyze/time';
 import { listLocal } from '../sources/local';
 import { describeInputError } from '../sources/input-errors';
-import { dataEndOf, scopeWarnings, operatorUserWarnings } from './checks';
+import { dataEndOf, dataStartOf, scopeWarnings, operatorUserWarnings, windowWarnings } from './checks';
+import { judgeSight } from './visibility';
+import { laterTime } from '../analyze/newest-event';
 
 export interface Progress {
   /** Stored bytes read so far and events read (every audit event and operator line, kept or not). */
@@ -241,14 +243,19 @@ export async function spoolInputs(
   } finally {
     if (tick) clearInterval(tick);
   }
-  const dataEndsAt = dataEndOf(facts);
-  const scoped = resolveRelativeSince(opts, dataEndsAt);
+  // The end of the data is the newest event read (fights.md), which a tail of unrelated
+  // traffic moves past the newest fact kept.
+  const dataEndsAt = laterTime(dataEndOf(facts), stats.newestEventAt);
+  const scoped = { ...resolveRelativeSince(opts, dataEndsAt), newestEventAt: dataEndsAt };
   bar?.phase(`analysing ${facts.size.toLocaleString('en-US')} facts…`);
   const first = spool.length;
   const result = analyzeInto(facts, scoped, { add: (r) => spool.add(r), clear: () => spool.truncate(first) });
   const fights = findFights(facts, scoped);
   const drift = findDrifts(facts, scoped);
+  const sight = judgeSight(stats, facts);
   const warnings = [
+    ...(sight.message ? [sight.message] : []),
+    ...windowWarnings(scoped, { start: dataStartOf(facts), end: dataEndsAt }),
     ...scopeWarnings(facts, scoped),
     ...drift.warnings,
     ...operatorUserWarnings(facts, scoped, { recreations: spool.added(first), loops: result.loops }),
@@ -273,6 +280,7 @@ export async function spoolInputs(
       drifts: drift.drifts.length,
       dataEndsAt: dataEndsAt ?? null,
       ...(opts.sinceSeconds !== undefined ? { since: scoped.since ?? null } : {}),
+      blind: sight.blind,
       warnings,
       seconds: Math.round((Date.now() - started) / 100) / 10,
     },
@@ -358,6 +366,11 @@ export async function spoolByCluster(
       fights: docs.reduce((n, [, d]) => n + (d.fights?.length ?? 0), 0),
       drifts: docs.reduce((n, [, d]) => n + (d.drifts?.length ?? 0), 0),
       dataEndsAt: ends.sort(byTime).pop() ?? null,
+      // Nothing read anywhere is the run's own blindness; else the first cluster that cannot see.
+      blind:
+        all.audit.read === 0
+          ? 'no-audit-events'
+          : (docs.map(([, d]) => d.summary.blind).find((b) => typeof b === 'string') ?? null),
       warnings: docs.flatMap(([name, d]) =>
         ((d.summary.warnings as string[] | undefined) ?? []).map((w) => (name ? `${name}: ${w}` : w)),
       ),

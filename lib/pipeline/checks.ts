@@ -24,6 +24,42 @@ export function dataEndOf(store: FactStore): string | null {
   return best < 0 ? null : factTime(store.fact(best)) || null;
 }
 
+/** The oldest time any fact carries: where the logs begin. */
+export function dataStartOf(store: FactStore): string | null {
+  let best = -1;
+  let oldest = Infinity;
+  for (let i = 0; i < store.size; i++) {
+    if (store.effectiveTimeIsEmpty(i)) continue;
+    const t = store.effectiveMicros(i);
+    if (t < oldest) {
+      oldest = t;
+      best = i;
+    }
+  }
+  return best < 0 ? null : factTime(store.fact(best)) || null;
+}
+
+/**
+ * A --since/--until window that holds none of the logs: 0 recreations then says nothing
+ * about the cluster, so it is said out loud, as a --namespace that matches nothing is.
+ */
+export function windowWarnings(
+  opts: Pick<AnalysisOptions, 'since' | 'until'>,
+  range: { start: string | null; end: string | null },
+): string[] {
+  const { since, until } = opts;
+  if (since === undefined && until === undefined) return [];
+  if (since !== undefined && until !== undefined && Date.parse(since) > Date.parse(until))
+    return [`--since ${since} is after --until ${until}: the window holds no event`];
+  if (range.start === null || range.end === null) return [];
+  const logs = `the logs run from ${range.start} to ${range.end}`;
+  if (since !== undefined && Date.parse(since) > Date.parse(range.end))
+    return [`--since ${since} is after the newest event read: the window holds no event (${logs})`];
+  if (until !== undefined && Date.parse(until) < Date.parse(range.start))
+    return [`--until ${until} is before the oldest event read: the window holds no event (${logs})`];
+  return [];
+}
+
 const LIST_AT_MOST = 8;
 
 function listed(values: Iterable<string>): string {

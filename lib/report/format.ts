@@ -318,7 +318,7 @@ export function formatBytes(n: number): string {
 }
 
 /** The inputs that could not be listed or opened, as the document carries them. */
-export function inputErrorsOf(doc: FindingsDocument): InputError[] {
+export function inputErrorsOf(doc: Pick<FindingsDocument, 'summary'>): InputError[] {
   const errors = doc.summary?.inputErrors;
   return Array.isArray(errors)
     ? errors.filter(
@@ -326,6 +326,18 @@ export function inputErrorsOf(doc: FindingsDocument): InputError[] {
       )
     : [];
 }
+
+/**
+ * Inputs were opened, yet not one audit event could be read from them (binary files, an
+ * empty standard input, a single over-long line): the report's banner says it is no
+ * all-clear. Not when no input could be opened at all: that banner says so already.
+ */
+export function nothingRead(doc: Pick<FindingsDocument, 'summary'>): boolean {
+  if (doc.summary?.blind !== 'no-audit-events') return false;
+  return !(inputErrorsOf(doc).length > 0 && Number(doc.summary.inputsOpened ?? 1) === 0);
+}
+
+export const NOTHING_READ_HEAD = 'NO AUDIT EVENT COULD BE READ: this is not an all-clear';
 
 /** Settings that matched nothing, or an operator user that never created a broker pod. */
 export function warningsOf(doc: FindingsDocument): string[] {

@@ -27,6 +27,7 @@ import {
   verdictOf,
   dataEndOf,
   inputErrorsOf,
+  nothingRead,
   inputFacts,
   recommendationGroups,
   warningsOf,
@@ -130,6 +131,11 @@ function banner(doc: FindingsDocument): string[] {
     for (const e of errors) out.push(`> - ${mdCode(e.input)}: ${mdText(e.reason)}`);
     out.push('');
   }
+  if (nothingRead(doc))
+    out.push(
+      '> [!CAUTION]\n> **No audit event could be read** from any input: this is not an all-clear.',
+      '',
+    );
   const warnings = warningsOf(doc);
   if (warnings.length) {
     out.push('> [!NOTE]');

@@ -30,6 +30,8 @@ import {
   truncate,
   truncateMiddle,
   inputErrorsOf,
+  nothingRead,
+  NOTHING_READ_HEAD,
   recommendationGroups,
   dataEndOf,
   warningsOf,
@@ -140,6 +142,8 @@ function banner(doc: FindingsDocument, width: number, color: boolean): string[] 
     for (const e of errors) out.push(...hanging(`   ${e.input}: ${e.reason}`, '      ', width));
     out.push('');
   }
+  if (nothingRead(doc))
+    out.push(paint(fit(`!! ${NOTHING_READ_HEAD}`, width), `${SGR.bold};${SGR.red}`, color));
   for (const w of warnings)
     out.push(...hanging(`!  warning: ${w}`, '     ', width).map((l) => paint(l, '33', color)));
   if (warnings.length) out.push('');

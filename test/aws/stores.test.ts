@@ -112,6 +112,29 @@ describe('facts store', () => {
     );
     expect(win.objects).toBe(2 + 1);
     expect([...win.facts.facts()].map((f) => f.at)).toEqual(['2026-11-02T10:00:01Z']);
+    // Objects written without a newest event read say so: unknown.
+    expect(win.newestEventAt).toBeNull();
+  });
+
+  it('carries the newest event read past every fact kept, in an object of its own hour if need be', async () => {
+    const source = { cluster: 'eks-c', bucket: 'stores', key: 'logs/eks-c/a.log', etag: 'e4' };
+    const w = await writeFacts(
+      s3,
+      'stores',
+      layout,
+      source,
+      [op('2026-11-02T10:00:01Z')],
+      '2026-11-02T12:40:00Z',
+    );
+    // 10:00 for the fact, 12:00 (empty) for the newest event read.
+    expect(w.keys).toHaveLength(2);
+    const read = (from: string, to: string) =>
+      readFactsWindow(s3, 'stores', layout, 'eks-c', new Date(from), new Date(to));
+    expect((await read('2026-11-02T10:00:00Z', '2026-11-02T13:00:00Z')).newestEventAt).toBe(
+      '2026-11-02T12:40:00Z',
+    );
+    // A window that ends before it does not see past its own end.
+    expect((await read('2026-11-02T10:00:00Z', '2026-11-02T12:30:00Z')).newestEventAt).toBeNull();
   });
 });
 

@@ -273,7 +273,7 @@ describe('--fail-on', () => {
     const bad = run(['analyze', '--input', damaged, '--fail-on', 'loops']);
     expect(bad.code).toBe(2);
     expect(bad.stderr.split('\n')[0]).toBe(
-      'koperator-audit analyze: --fail-on must be one of active-loop, loop, revert, any (got "loops")',
+      'koperator-audit analyze: --fail-on must be one of active-loop, loop, revert, any, blind (got "loops")',
     );
   });
 

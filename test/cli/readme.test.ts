@@ -29,6 +29,13 @@ describe('README', () => {
     expect(README).toContain('summary.inputErrors');
   });
 
+  it('says what a run that cannot see prints, and how --fail-on blind gates on it', () => {
+    expect(README).toContain('!! NO AUDIT EVENT COULD BE READ: this is not an all-clear');
+    expect(README).toMatch(/`--fail-on blind` turns either into exit 1/);
+    for (const blind of ['no-audit-events', 'no-pod-events', 'metadata-only'])
+      expect(README).toContain(blind);
+  });
+
   it('starts with the examples’ logs folder, which reads clean', () => {
     expect(README).toContain('npm ci && npm run analyze -- --input examples/logs\n');
   });

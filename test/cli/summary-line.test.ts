@@ -28,7 +28,8 @@ describe('analyze summary line', () => {
     stage: 'ResponseComplete',
     verb: 'get',
     user: { username: 'u' },
-    objectRef: { resource: 'leases', namespace: 'kube-system' },
+    // A pod read: the logs show pods, so the run is not blind (visibility.ts) and says nothing more.
+    objectRef: { resource: 'pods', namespace: 'kube-system' },
     requestReceivedTimestamp: '2026-11-02T10:00:00.000000Z',
     stageTimestamp: '2026-11-02T10:00:00.000000Z',
   });

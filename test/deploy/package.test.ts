@@ -2,7 +2,7 @@
 // `npm run package` does, and checks the CloudFormation template it produced: the
 // resources and event sources, least-privilege roles, alarms and encryption.
 import { spawnSync } from 'child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 import { findingsHistoryKey } from '../../lib/aws/findings-history';
@@ -27,10 +27,15 @@ interface Statement {
 const root = path.join(__dirname, '..', '..');
 let outDir: string;
 let template: { Resources: Record<string, Resource>; Conditions: Json; Outputs: Json };
+/** The temp folder the packaging runs with: it must be left as empty as it was found. */
+let packTmp: string;
+let leftInTmp: string[];
 
 beforeAll(() => {
   outDir = mkdtempSync(path.join(tmpdir(), 'koperator-audit-package-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: outDir };
+  packTmp = path.join(outDir, 'tmp');
+  mkdirSync(packTmp);
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: outDir, TMPDIR: packTmp };
   // No credentials at all: the script must bring its own dummies.
   for (const k of [
     'AWS_ACCESS_KEY_ID',
@@ -50,7 +55,13 @@ beforeAll(() => {
   if (res.status !== 0)
     throw new Error(`npm run package failed (${res.status}):\n${res.stdout}\n${res.stderr}`);
   template = JSON.parse(readFileSync(path.join(outDir, 'cloudformation-template-update-stack.json'), 'utf8'));
+  // tsx's compile cache (tsx-<uid>, one per user, reused by every run) is tsx's, not packaging's.
+  leftInTmp = readdirSync(packTmp).filter((f) => !/^tsx-\d+$/.test(f));
 }, 120_000);
+
+it('leaves nothing in the temp folder (serverless-esbuild stages every zip there)', () => {
+  expect(leftInTmp).toEqual([]);
+});
 
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 

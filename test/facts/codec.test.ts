@@ -14,9 +14,47 @@ describe('facts codec', () => {
     const facts: Fact[] = [pod('a1', '2026-11-02T10:00:01Z'), opFact('2026-11-02T10:00:02Z', 'm.log')];
     const text = encodeFacts(header, facts);
     const firstLine = JSON.parse(text.split('\n')[0]!);
-    expect(firstLine).toEqual({ format: FACTS_FORMAT, factsVersion: FACTS_VERSION, ...header, count: 2 });
+    expect(firstLine).toEqual({
+      format: FACTS_FORMAT,
+      factsVersion: FACTS_VERSION,
+      ...header,
+      count: 2,
+      newestEventAt: null,
+    });
     expect(decodeFacts(text)).toEqual({ header: firstLine, facts });
   });
+
+  it('records the newest event read from the source, which may be past every fact', () => {
+    const facts: Fact[] = [pod('a1', '2026-11-02T10:00:01Z')];
+    const text = encodeFacts({ ...header, newestEventAt: '2026-11-02T10:52:46.5Z' }, facts);
+    expect(decodeFacts(text).header.newestEventAt).toBe('2026-11-02T10:52:46.5Z');
+  });
+
+  // Facts already in S3 were written by older versions: each must read as the current one.
+  const facts: Fact[] = [pod('a1', '2026-11-02T10:00:01Z'), opFact('2026-11-02T10:00:02Z', 'm.log')];
+  const asWritten = (version: number, extra: Record<string, unknown>) =>
+    [
+      JSON.stringify({ format: FACTS_FORMAT, factsVersion: version, ...header, count: 2, ...extra }),
+      ...facts.map((f) => JSON.stringify(f)),
+    ].join('\n') + '\n';
+  it.each([
+    ['1 (no newestEventAt: unknown)', 1, asWritten(1, {}), null],
+    ['2 (no newestEventAt: unknown)', 2, asWritten(2, {}), null],
+    ['3', 3, asWritten(3, { newestEventAt: '2026-11-02T10:30:00Z' }), '2026-11-02T10:30:00Z'],
+  ])(
+    'reads version %s with the current header (factsVersion stays the version read)',
+    (_v, version, text, newest) => {
+      const read = decodeFacts(text);
+      expect(read.header).toEqual({
+        format: FACTS_FORMAT,
+        factsVersion: version,
+        ...header,
+        count: 2,
+        newestEventAt: newest,
+      });
+      expect(read.facts).toEqual(facts);
+    },
+  );
 
   it('gives facts read back the sharing projection gives: a loop’s pod bodies held once', () => {
     const body = (name: string) => ({

@@ -1,7 +1,6 @@
 // The shared corpora, read where they live (../shared next to the repository), never
-// copied in. When they are absent (a clone on its own), the corpus checks are not
-// defined at all and a warning says so; the one test that always runs only checks where
-// the corpora are looked for.
+// copied in. When they are absent (a clone on its own), the corpus checks are reported as
+// skipped; the one test that always runs only checks where the corpora are looked for.
 //
 // Expected counts were established independently of this code (Python's json.raw_decode
 // over the decompressed bytes) when the corpora were checked in; see each README.
@@ -13,11 +12,8 @@ import { isRelevantAuditEvent } from '../../lib/ingest/filter';
 import type { JsonObject } from '../../lib/ingest/formats/json';
 import type { LogRecord } from '../../lib/model/record';
 import { listLocal } from '../../lib/sources/local';
+import { DEFAULT_SHARED_CORPUS, describeWithCorpus, SHARED_CORPUS as CORPUS } from '../support/shared-corpus';
 import { auditOf, readAll } from './fixtures';
-
-const CORPUS = path.resolve(__dirname, '..', '..', '..', 'shared', 'corpus');
-const present = fs.existsSync(CORPUS);
-const NOT_RUN = `shared corpus not found at ${CORPUS}: corpus tests not run`;
 
 function keyOf(r: LogRecord): string {
   return r.kind === 'audit' ? `${r.event.auditID}:${r.event.stage}` : `${r.line.ts}:${r.line.msg}`;
@@ -30,15 +26,10 @@ function foreignFiles(dir: string, details: { source: string; reason: string }[]
 describe('shared corpora', () => {
   it('are looked for in ../shared/corpus next to the repository', () => {
     const repo = path.resolve(__dirname, '..', '..');
-    expect(CORPUS).toBe(path.join(path.dirname(repo), 'shared', 'corpus'));
+    expect(DEFAULT_SHARED_CORPUS).toBe(path.join(path.dirname(repo), 'shared', 'corpus'));
   });
 
-  if (!present) {
-    console.warn(NOT_RUN);
-    return;
-  }
-
-  describe('external (real files from public projects)', () => {
+  describeWithCorpus(path.join(CORPUS, 'external'), 'external (real files from public projects)', () => {
     const dir = path.join(CORPUS, 'external');
     let all: Awaited<ReturnType<typeof readAll>>;
     beforeAll(async () => {
@@ -108,70 +99,74 @@ describe('shared corpora', () => {
     });
   });
 
-  describe('scenarios (every format, damaged and foreign files included)', () => {
-    const dir = path.join(CORPUS, 'scenarios');
-    let all: Awaited<ReturnType<typeof readAll>>;
-    let relevant: Awaited<ReturnType<typeof readAll>>;
-    beforeAll(async () => {
-      all = await readAll(listLocal(dir), { relevantOnly: false });
-      relevant = await readAll(listLocal(dir));
-    });
-
-    it('reads all 4718 event copies and emits the 3528 distinct requests', () => {
-      expect(all.stats.audit.read).toBe(4718);
-      const audit = auditOf(all.records);
-      expect(new Set(audit.map((e) => e.auditID)).size).toBe(3528);
-      expect(audit).toHaveLength(3528);
-      // Three requests lost their ResponseComplete to damage: their RequestReceived stands in.
-      expect(audit.filter((e) => e.stage === 'RequestReceived')).toHaveLength(3);
-      expect(all.stats.dedupe.requestReceivedEmitted).toBe(3);
-      expect(all.stats.operator.read).toBe(374);
-      expect(all.stats.controlMessages).toBe(1);
-    });
-
-    it('names the container of every record', () => {
-      expect(all.stats.records).toEqual({
-        'audit-jsonl': 2189,
-        'audit-eventlist': 568,
-        'eks-cloudwatch-export': 1331,
-        'eks-firehose-cwl': 630,
-        'zap-json': 263,
-        'fluent-bit-operator': 111,
+  describeWithCorpus(
+    path.join(CORPUS, 'scenarios'),
+    'scenarios (every format, damaged and foreign files included)',
+    () => {
+      const dir = path.join(CORPUS, 'scenarios');
+      let all: Awaited<ReturnType<typeof readAll>>;
+      let relevant: Awaited<ReturnType<typeof readAll>>;
+      beforeAll(async () => {
+        all = await readAll(listLocal(dir), { relevantOnly: false });
+        relevant = await readAll(listLocal(dir));
       });
-    });
 
-    it('counts the truncated gzip once, the damaged lines by line, and the foreign files', () => {
-      const { stats } = all;
-      expect(stats.files).toEqual({ read: 21, empty: 0, foreign: 4, errors: 1 });
-      expect(foreignFiles(dir, stats.details).sort()).toEqual([
-        'README.md',
-        'audit/exportedlogs/aws-logs-write-test',
-        'expected.json',
-        'operator/README.txt',
-      ]);
-      const errors = stats.details.filter((d) => d.reason === 'gzip-truncated');
-      expect(errors.map((d) => path.basename(d.source))).toEqual([
-        'audit-stream-1-2026-11-02-11-16-18-c7f7e581-909f-487b-86a5-3680a088e524.gz',
-      ]);
-      const damaged = stats.details
-        .filter((d) => d.source.endsWith('kube-apiserver/audit.log'))
-        .map((d) => [d.line, d.reason]);
-      expect(damaged).toEqual([
-        [192, 'incomplete-record'],
-        [288, 'incomplete-record'],
-        [384, 'not-a-log-line'],
-        [577, 'incomplete-record'],
-      ]);
-    });
+      it('reads all 4718 event copies and emits the 3528 distinct requests', () => {
+        expect(all.stats.audit.read).toBe(4718);
+        const audit = auditOf(all.records);
+        expect(new Set(audit.map((e) => e.auditID)).size).toBe(3528);
+        expect(audit).toHaveLength(3528);
+        // Three requests lost their ResponseComplete to damage: their RequestReceived stands in.
+        expect(audit.filter((e) => e.stage === 'RequestReceived')).toHaveLength(3);
+        expect(all.stats.dedupe.requestReceivedEmitted).toBe(3);
+        expect(all.stats.operator.read).toBe(374);
+        expect(all.stats.controlMessages).toBe(1);
+      });
 
-    it('the byte pre-filter keeps exactly what a full parse deems relevant', () => {
-      const want = all.records
-        .filter((r) => r.kind === 'operator' || isRelevantAuditEvent(r.event))
-        .map(keyOf);
-      expect(relevant.records.map(keyOf)).toEqual(want);
-      expect(relevant.stats.audit.read).toBe(all.stats.audit.read);
-      expect(relevant.stats.audit.irrelevant + relevant.stats.audit.kept).toBe(relevant.stats.audit.read);
-      expect(relevant.stats.records).toEqual(all.stats.records);
-    });
-  });
+      it('names the container of every record', () => {
+        expect(all.stats.records).toEqual({
+          'audit-jsonl': 2189,
+          'audit-eventlist': 568,
+          'eks-cloudwatch-export': 1331,
+          'eks-firehose-cwl': 630,
+          'zap-json': 263,
+          'fluent-bit-operator': 111,
+        });
+      });
+
+      it('counts the truncated gzip once, the damaged lines by line, and the foreign files', () => {
+        const { stats } = all;
+        expect(stats.files).toEqual({ read: 21, empty: 0, foreign: 4, errors: 1 });
+        expect(foreignFiles(dir, stats.details).sort()).toEqual([
+          'README.md',
+          'audit/exportedlogs/aws-logs-write-test',
+          'expected.json',
+          'operator/README.txt',
+        ]);
+        const errors = stats.details.filter((d) => d.reason === 'gzip-truncated');
+        expect(errors.map((d) => path.basename(d.source))).toEqual([
+          'audit-stream-1-2026-11-02-11-16-18-c7f7e581-909f-487b-86a5-3680a088e524.gz',
+        ]);
+        const damaged = stats.details
+          .filter((d) => d.source.endsWith('kube-apiserver/audit.log'))
+          .map((d) => [d.line, d.reason]);
+        expect(damaged).toEqual([
+          [192, 'incomplete-record'],
+          [288, 'incomplete-record'],
+          [384, 'not-a-log-line'],
+          [577, 'incomplete-record'],
+        ]);
+      });
+
+      it('the byte pre-filter keeps exactly what a full parse deems relevant', () => {
+        const want = all.records
+          .filter((r) => r.kind === 'operator' || isRelevantAuditEvent(r.event))
+          .map(keyOf);
+        expect(relevant.records.map(keyOf)).toEqual(want);
+        expect(relevant.stats.audit.read).toBe(all.stats.audit.read);
+        expect(relevant.stats.audit.irrelevant + relevant.stats.audit.kept).toBe(relevant.stats.audit.read);
+        expect(relevant.stats.records).toEqual(all.stats.records);
+      });
+    },
+  );
 });

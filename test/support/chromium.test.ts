@@ -1,8 +1,8 @@
 // The packaged browser the report tests use: it comes from the lockfile, not the machine,
 // and survives what the tests do with it (many pages opened and closed in one browser).
-import { existsSync, readFileSync } from 'fs';
+import { existsSync, readdirSync, readFileSync } from 'fs';
 import { tmpdir } from 'os';
-import { join } from 'path';
+import { join, resolve } from 'path';
 import { chromiumBinary, DROPPED_ARGS, launchChromium } from './chromium';
 
 describe('packaged Chromium', () => {
@@ -13,11 +13,15 @@ describe('packaged Chromium', () => {
     ),
   ) as { version: string };
 
-  it('is extracted from @sparticuz/chromium into the temp folder, not looked up on the machine', () => {
+  it('is extracted from @sparticuz/chromium once, under node_modules/.cache, not into the temp folder', () => {
     const bin = chromiumBinary();
     expect(bin.version).toBe(pkg.version);
-    expect(bin.executablePath).toBe(join(tmpdir(), `koperator-audit-chromium-${pkg.version}`, 'chromium'));
+    const cache = resolve(__dirname, '..', '..', 'node_modules', '.cache', 'koperator-audit');
+    expect(bin.executablePath).toBe(join(cache, `chromium-${pkg.version}`, 'chromium'));
     expect(existsSync(bin.executablePath)).toBe(true);
+    // No staging folder left behind, and nothing of it in the temp folder.
+    expect(readdirSync(cache).filter((f) => f.includes('.staging-'))).toEqual([]);
+    expect(readdirSync(tmpdir()).filter((f) => /^(chromium|al2023|fonts|swiftshader)/.test(f))).toEqual([]);
   });
 
   it('launches without the flags that break it under Playwright', () => {

@@ -10,6 +10,7 @@ import {
   formatCount,
   formatTimestamp,
   inputErrorsOf,
+  nothingRead,
   plural,
   warningsOf,
 } from '../format';
@@ -100,6 +101,12 @@ export function inputNotes(doc: FindingsDocument): string {
           failed.length,
         ) +
         `</div>`,
+    );
+  }
+  if (nothingRead(doc)) {
+    parts.push(
+      `<div class="banner bad" id="nothing-read" role="alert"><b>No audit event could be read</b> from any input: ` +
+        `this is not an all-clear. The counts below are zero because nothing was seen, not because nothing happened.</div>`,
     );
   }
   const warnings = warningsOf(doc);
