@@ -63,7 +63,7 @@ function driftWarnings(judgedOnDeclared: number, withoutBodies: number): string[
   const out: string[] = [];
   if (judgedOnDeclared > 0)
     out.push(
-      `drift: ${judgedOnDeclared} write(s) to broker pods created before the logs begin were judged against koperator's declared values (no earlier state of the pod in the data)`,
+      `drift: ${judgedOnDeclared} drift(s) on broker pods created before the logs begin were judged against koperator's declared values (no earlier state of the pod in the data)`,
     );
   if (withoutBodies > 0)
     out.push(

@@ -28,7 +28,7 @@ export interface PodDriftOptions {
 
 export interface PodDrifts {
   drifts: Drift[];
-  /** Writes by others judged against the declared values, the data holding no earlier state. */
+  /** Drifts judged against the declared values, the data holding no earlier state of the pod. */
   judgedOnDeclared: number;
   /** Writes by others to the pod itself logged without bodies: not judged (Metadata level). */
   withoutBodies: number;
@@ -144,7 +144,6 @@ function judge(
   }
   if (!declared || !after) return null;
   const standIn = before === null;
-  if (standIn) tally.judgedOnDeclared++;
   const from = before ?? declared;
   let fields = declaredFieldChanges(declared, from, after);
   const tolerations = addedTolerations(declared, from, after, standIn ? isDefaultToleration : undefined);
@@ -155,5 +154,8 @@ function judge(
     const named = namedPaths(w, after);
     fields = fields.filter((f) => named.some((p) => pathsOverlap(f.path, p)));
   }
-  return fields.length > 0 ? { fields } : null;
+  if (fields.length === 0) return null;
+  // Said only where it bears on a finding: a write that departs from nothing needs no caveat.
+  if (standIn) tally.judgedOnDeclared++;
+  return { fields };
 }

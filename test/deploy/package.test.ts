@@ -2,7 +2,7 @@
 // `npm run package` does, and checks the CloudFormation template it produced: the
 // resources and event sources, least-privilege roles, alarms and encryption.
 import { spawnSync } from 'child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 import { findingsHistoryKey } from '../../lib/aws/findings-history';
@@ -33,8 +33,8 @@ let leftInTmp: string[];
 
 beforeAll(() => {
   outDir = mkdtempSync(path.join(tmpdir(), 'koperator-audit-package-'));
-  packTmp = path.join(outDir, 'tmp');
-  mkdirSync(packTmp);
+  // Beside the package folder, not in it: packaging empties the folder it packages into.
+  packTmp = mkdtempSync(path.join(tmpdir(), 'koperator-audit-package-tmpdir-'));
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: outDir, TMPDIR: packTmp };
   // No credentials at all: the script must bring its own dummies.
   for (const k of [
@@ -63,7 +63,10 @@ it('leaves nothing in the temp folder (serverless-esbuild stages every zip there
   expect(leftInTmp).toEqual([]);
 });
 
-afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(outDir, { recursive: true, force: true });
+  rmSync(packTmp, { recursive: true, force: true });
+});
 
 const res = (id: string): Resource => {
   const r = template.Resources[id];
