@@ -11,7 +11,4 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': 'ts-jest' },
   testTimeout: 60000,
-  // Both cores: most suites wait on child processes, the emulator or Chromium, so two
-  // workers halve the wall time on a 2-vCPU machine (Jest's default leaves one core idle).
-  maxWorkers: 2,
 };
