@@ -11,4 +11,7 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': 'ts-jest' },
   testTimeout: 60000,
+  // Both cores: most suites wait on child processes, the emulator or Chromium. Packagings
+  // take turns through a lock (scripts/serverless-package.ts).
+  maxWorkers: 2,
 };

@@ -8,7 +8,7 @@
 // ~7 MB folders left in /tmp per run. It runs here with TMPDIR set to a private folder,
 // removed afterwards, so packaging leaves nothing behind.
 import { spawnSync } from 'child_process';
-import { mkdtempSync, rmSync } from 'fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 import { helpRequested } from './usage';
@@ -35,11 +35,38 @@ delete env.AWS_SESSION_TOKEN;
 const scratch = mkdtempSync(path.join(tmpdir(), 'koperator-audit-package-tmp-'));
 env.TMPDIR = scratch;
 
-const cli = path.join(root, 'node_modules', 'osls', 'bin', 'serverless.js');
-const res = spawnSync(process.execPath, [cli, 'package', ...process.argv.slice(2)], {
-  cwd: root,
-  env,
-  stdio: 'inherit',
-});
-rmSync(scratch, { recursive: true, force: true });
-process.exit(res.status ?? 1);
+// One packaging at a time per checkout: osls and serverless-esbuild work in folders of the
+// checkout (.serverless, .esbuild), and two packagings at once (parallel test suites) raced
+// there until one hung. mkdir is atomic; a lock older than the longest packaging is stale.
+const lock = path.join(root, '.package.lock');
+const STALE_MS = 10 * 60_000;
+const waitUntil = Date.now() + 2 * STALE_MS;
+for (;;) {
+  try {
+    mkdirSync(lock);
+    break;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    try {
+      if (Date.now() - statSync(lock).mtimeMs > STALE_MS) rmSync(lock, { recursive: true, force: true });
+    } catch {
+      // Released meanwhile: try again.
+    }
+    if (Date.now() > waitUntil) throw new Error(`another packaging holds ${lock}`);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+  }
+}
+let status = 1;
+try {
+  const cli = path.join(root, 'node_modules', 'osls', 'bin', 'serverless.js');
+  const res = spawnSync(process.execPath, [cli, 'package', ...process.argv.slice(2)], {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  });
+  status = res.status ?? 1;
+} finally {
+  rmSync(lock, { recursive: true, force: true });
+  rmSync(scratch, { recursive: true, force: true });
+}
+process.exit(status);
