@@ -1,17 +1,18 @@
-// Bundles the CLI into dist/cli.js with esbuild (fast enough to run before every
+// Bundles the CLI into dist/cli.js (and its ingest worker, dist/ingest-worker.js) with esbuild (fast enough to run before every
 // `npm run analyze`, so the command never runs stale code).
 import { build } from 'esbuild';
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
   process.stdout.write(
-    'Usage: node scripts/build-cli.mjs   (npm run build:cli)\n\nBundles the CLI into dist/cli.js.\n',
+    'Usage: node scripts/build-cli.mjs   (npm run build:cli)\n\nBundles the CLI into dist/cli.js and its ingest worker into dist/ingest-worker.js.\n',
   );
   process.exit(0);
 }
 
 await build({
-  entryPoints: ['lib/cli/entry.ts'],
-  outfile: 'dist/cli.js',
+  // The ingest worker is a file of its own: worker threads start from a file.
+  entryPoints: { cli: 'lib/cli/entry.ts', 'ingest-worker': 'lib/ingest-pool/worker.ts' },
+  outdir: 'dist',
   bundle: true,
   platform: 'node',
   target: 'node20',

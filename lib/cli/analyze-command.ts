@@ -4,6 +4,7 @@
 // line of counts. The exit status says whether every input was read (EXIT in exit-codes.ts).
 import { createWriteStream, promises as fs } from 'fs';
 import { once } from 'events';
+import { availableParallelism } from 'os';
 import { defaultAnalysisOptions } from '../analyze/options';
 import { ConfigError, parseConfigFile, type FileConfig } from '../config/config-file';
 import { parseDurationSeconds, parsePositiveDuration } from '../config/duration';
@@ -69,6 +70,9 @@ Rules
 Input limits
   --max-line-bytes N     longest record read; longer ones are skipped and counted
                          (default 8388608)
+  --workers N            threads reading inputs at once, one file each (default:
+                         the cores available; 1 when reading standard input). The
+                         findings do not depend on it
   --no-progress          no progress bar (it is drawn on stderr only on a terminal)
   --debug                print the stack of an unexpected error
   -h, --help             this text
@@ -102,6 +106,7 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
       config: { type: 'string' },
       'max-line-bytes': { type: 'string' },
       'no-progress': { type: 'boolean' },
+      workers: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -128,6 +133,7 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
       throw new UsageError('--max-line-bytes must be an integer ≥ 1024');
   }
 
+  const workers = workerCount(values.workers, inputs);
   const quiet = Boolean(values.quiet);
   // `--input -` typed at a prompt would otherwise wait in silence.
   if (inputs.includes('-') && (io.stdin as { isTTY?: boolean }).isTTY)
@@ -149,6 +155,7 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
         s3Client: io.s3Client ? () => io.s3Client!({ region }) : undefined,
         progress,
         stdin: io.stdin,
+        parallel: io.ingestWorker ? { workers, script: io.ingestWorker } : undefined,
       },
       spool,
     );
@@ -171,6 +178,18 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
   } finally {
     spool.close();
   }
+}
+
+/**
+ * Reading is split by file, so more threads than cores only compete; standard input is one
+ * stream, which one thread reads as fast as several.
+ */
+function workerCount(flag: string | undefined, inputs: readonly string[]): number {
+  if (flag === undefined) return inputs.includes('-') ? 1 : availableParallelism();
+  const n = Number(flag);
+  if (!Number.isInteger(n) || n < 1 || n > 256)
+    throw new UsageError(`--workers must be an integer from 1 to 256 (got "${flag}")`);
+  return n;
 }
 
 function openSpool(): RecreationSpool {

@@ -1,4 +1,5 @@
 // Process edge of the CLI: real streams, a lazily made S3 client, the exit code.
+import * as path from 'path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { EXIT } from './exit-codes';
 import { main } from './main';
@@ -14,6 +15,8 @@ main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   stdin: process.stdin,
+  // Bundled beside this file by scripts/build-cli.mjs.
+  ingestWorker: path.join(__dirname, 'ingest-worker.js'),
   s3Client: async ({ region }) => {
     const key = region ?? '';
     let client = clients.get(key);

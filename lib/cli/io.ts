@@ -23,6 +23,11 @@ export interface CliIo {
   stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stdin: NodeJS.ReadableStream;
   s3Client?: (opts: S3ClientOptions) => Promise<S3Client>;
+  /**
+   * The bundled ingest worker (dist/ingest-worker.js, beside the bundled command). Absent
+   * (the command run from source, in tests), inputs are read on the main thread.
+   */
+  ingestWorker?: string;
   /** Print stacks of unexpected errors (--debug). */
   debug?: boolean;
 }

@@ -265,6 +265,11 @@ function intern<T>(v: T): T {
   return internedParts.intern(v);
 }
 
+/** The key of a part this thread's projection interned (see ValueInterner.keyOf). */
+export function internedPartKey(v: object): string | undefined {
+  return internedParts.keyOf(v);
+}
+
 // The same few verbs, users, namespaces, stages and levels, and each pod's name and uid, recur
 // in every fact about a pod: parsing gives each fact its own copy, interning keeps one.
 // Bounded like the parts above.

@@ -25,6 +25,8 @@ const MAX_DEPTH = 64;
 
 export class ValueInterner {
   private readonly known = new Map<string, object>();
+  /** The key of every value handed out, kept while the value lives (past a start-over too). */
+  private readonly keys = new WeakMap<object, string>();
 
   /** Bounded by `maxEntries` values; when full it starts over, which only loses sharing. */
   constructor(private readonly maxEntries: number) {}
@@ -40,6 +42,15 @@ export class ValueInterner {
     // A value whose toJSON gives undefined serialises to nothing: not JSON, kept as it is.
     if (typeof json !== 'string') return v;
     return this.interned(v as object, json, 0) as T;
+  }
+
+  /**
+   * The key an interned value is known by: its JSON when short, else a SHA-256 of it. Equal
+   * values have equal keys, so another thread can share what this one interned without
+   * serialising it again (lib/ingest-pool/part-codec.ts).
+   */
+  keyOf(v: object): string | undefined {
+    return this.keys.get(v);
   }
 
   get size(): number {
@@ -61,6 +72,7 @@ export class ValueInterner {
     }
     if (this.known.size >= this.maxEntries) this.known.clear();
     this.known.set(key, v);
+    this.keys.set(v, key);
     return v;
   }
 }

@@ -23,24 +23,35 @@ const STAGE_BITS: Record<string, number> = {
   Panic: PANIC,
 };
 
-export class AuditDeduper {
+/** What names one audit event among its deliveries; null for what has no such name (operator lines). */
+export interface StageKey {
+  auditID: string;
+  stage: string;
+}
+
+/**
+ * The rules above over any item that carries an audit event's key: the local pipeline's
+ * records, and the facts its ingest workers project from them (lib/ingest-pool), which
+ * must be kept and dropped exactly as the records they came from.
+ */
+export class StageDeduper<T> {
   private readonly seen = new StageIndex();
   /** Stages outside the four known ones (none exist today), keyed "auditID\0stage". */
   private readonly seenOther = new Set<string>();
-  private readonly held = new Map<string, LogRecord>();
+  private readonly held = new Map<string, T>();
 
   constructor(private readonly stats: IngestStats) {}
 
-  /** The record to emit now, or null (a duplicate, or a RequestReceived held back). */
-  push(rec: LogRecord): LogRecord | null {
-    if (rec.kind !== 'audit') return rec;
-    const { auditID, stage } = rec.event;
+  /** The item to emit now, or null (a duplicate, or a RequestReceived held back). */
+  push(key: StageKey | null, item: T): T | null {
+    if (key === null) return item;
+    const { auditID, stage } = key;
     const bit = STAGE_BITS[stage];
     if (bit === undefined) {
-      const key = `${auditID}\0${stage}`;
-      if (this.seenOther.has(key)) return this.duplicate();
-      this.seenOther.add(key);
-      return rec;
+      const k = `${auditID}\0${stage}`;
+      if (this.seenOther.has(k)) return this.duplicate();
+      this.seenOther.add(k);
+      return item;
     }
     const before = this.seen.get(auditID) ?? 0;
     if (before & bit) return this.duplicate();
@@ -49,19 +60,19 @@ export class AuditDeduper {
       if (before & RESPONSE_COMPLETE) {
         this.stats.dedupe.requestReceivedSuperseded++;
       } else {
-        this.held.set(auditID, rec);
+        this.held.set(auditID, item);
       }
       return null;
     }
     if (bit === RESPONSE_COMPLETE && this.held.delete(auditID)) this.stats.dedupe.requestReceivedSuperseded++;
-    return rec;
+    return item;
   }
 
-  /** At the end of all inputs: the RequestReceived events whose request never completed. */
-  *flush(): Generator<LogRecord> {
-    for (const rec of this.held.values()) {
+  /** At the end of all inputs: the RequestReceived items whose request never completed. */
+  *flush(): Generator<T> {
+    for (const item of this.held.values()) {
       this.stats.dedupe.requestReceivedEmitted++;
-      yield rec;
+      yield item;
     }
     this.held.clear();
   }
@@ -69,5 +80,27 @@ export class AuditDeduper {
   private duplicate(): null {
     this.stats.dedupe.duplicates++;
     return null;
+  }
+}
+
+/** The key of a record: its audit event's, or none for an operator line. */
+export function recordKey(rec: LogRecord): StageKey | null {
+  return rec.kind === 'audit' ? rec.event : null;
+}
+
+/** {@link StageDeduper} over records. */
+export class AuditDeduper {
+  private readonly stages: StageDeduper<LogRecord>;
+
+  constructor(stats: IngestStats) {
+    this.stages = new StageDeduper(stats);
+  }
+
+  push(rec: LogRecord): LogRecord | null {
+    return this.stages.push(recordKey(rec), rec);
+  }
+
+  flush(): Generator<LogRecord> {
+    return this.stages.flush();
   }
 }

@@ -13,9 +13,10 @@ import { RecreationSpool } from '../analyze/recreation-spool';
 import { findFights } from '../fights';
 import { findDrifts } from '../drift';
 import type { AnalysisOptions } from '../analyze/options';
-import { projectRecord } from '../facts/project';
-import { FactStore } from '../facts/store';
-import { ingest, type IngestOptions } from '../ingest';
+import type { FactStore } from '../facts/store';
+import type { IngestOptions } from '../ingest';
+import { inThreadFacts } from '../ingest-pool/in-thread';
+import { poolFacts } from '../ingest-pool/pool';
 import { createIngestStats, mergeIngestStats, type IngestStats } from '../ingest/stats';
 import type { FindingsDocument, InputError, StreamedFindings } from '../model/findings';
 import type { SourceObject } from '../sources/types';
@@ -42,6 +43,8 @@ export interface AnalyzeInputsDeps {
   progress?: (totalBytes: number) => Progress;
   /** What `--input -` reads. */
   stdin?: NodeJS.ReadableStream;
+  /** Worker threads for reading (none: this thread reads). */
+  parallel?: Parallelism;
 }
 
 /** The name `--input -` is known by in the findings and messages. */
@@ -115,24 +118,36 @@ async function* recordingOpens(
   }
 }
 
+/** Ingest worker threads: how many, and the bundle they run. */
+export interface Parallelism {
+  workers: number;
+  /** dist/ingest-worker.js, beside the bundled command. */
+  script: string;
+}
+
+/**
+ * Every object's facts, de-duplicated across objects, in one store. With `parallel` (two
+ * workers or more) objects are read by worker threads; the facts, the counts and the
+ * findings are the same as on one thread (lib/ingest-pool/ordered-facts.ts).
+ */
 export async function collectFacts(
   objects: AsyncIterable<SourceObject>,
   stats: IngestStats,
   ingestOpts: IngestOptions = {},
-  onRecords?: (records: number) => void,
+  onEvents?: (events: number) => void,
+  parallel?: Parallelism,
 ): Promise<FactStore> {
   // Held as columns, not objects: a day of a looping fleet is millions of facts.
-  const facts = new FactStore();
-  let records = 0;
-  for await (const rec of ingest(objects, stats, ingestOpts)) {
-    records++;
-    if (onRecords && (records & 1023) === 0) onRecords(records);
-    const fact = projectRecord(rec);
-    if (fact) facts.add(fact);
+  if (parallel && parallel.workers > 1 && !ingestOpts.keep) {
+    const { keep: _keep, ...opts } = ingestOpts;
+    return poolFacts(objects, stats, {
+      workers: parallel.workers,
+      script: parallel.script,
+      ingest: opts,
+      onEvents,
+    });
   }
-  facts.seal();
-  onRecords?.(records);
-  return facts;
+  return inThreadFacts(objects, stats, ingestOpts, onEvents);
 }
 
 /** The objects with their streams counted, so a progress bar can show stored bytes read. */
@@ -223,7 +238,8 @@ export async function spoolInputs(
   let objects: AsyncIterable<SourceObject> = listInputs(inputs, deps, inputErrors);
   let bar: Progress | undefined;
   let tick: NodeJS.Timeout | undefined;
-  const events = () => stats.audit.read + stats.operator.read;
+  let eventsRead = 0;
+  const events = () => eventsRead;
   if (deps.progress) {
     // Listing first gives the total for the bar; listings are small next to the data.
     const listed: SourceObject[] = [];
@@ -239,7 +255,13 @@ export async function spoolInputs(
   }
   let facts: FactStore;
   try {
-    facts = await collectFacts(recordingOpens(objects, inputErrors, opened), stats, ingestOpts);
+    facts = await collectFacts(
+      recordingOpens(objects, inputErrors, opened),
+      stats,
+      ingestOpts,
+      bar ? (n) => (eventsRead = n) : undefined,
+      deps.parallel,
+    );
   } finally {
     if (tick) clearInterval(tick);
   }
