@@ -40,7 +40,8 @@ const LOOKAHEAD_PER_WORKER = 2;
 const eventsOf = (s: IngestStats): number => s.audit.read + s.operator.read;
 
 function errorMessage(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+  // Not `instanceof Error`: a worker's error is re-made in this thread, maybe another realm.
+  return e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e);
 }
 
 function destroy(stream: NodeJS.ReadableStream | Readable): void {
