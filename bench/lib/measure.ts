@@ -11,6 +11,8 @@ export const HAS_GNU_TIME = existsSync(GNU_TIME);
 export interface RawRun {
   wallSeconds: number;
   peakRssMB: number | null;
+  /** User + system CPU seconds of the run (GNU time), all threads and children; null without it. */
+  cpuSeconds: number | null;
   stdout: string;
   stderr: string;
   code: number;
@@ -39,7 +41,17 @@ export function runMeasured(
       const stdout = Buffer.concat(out).toString('utf8');
       const stderr = Buffer.concat(err).toString('utf8');
       const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
-      resolve({ wallSeconds, peakRssMB: m ? Number(m[1]) / 1024 : null, stdout, stderr, code: code ?? -1 });
+      const user = /User time \(seconds\): ([\d.]+)/.exec(stderr);
+      const sys = /System time \(seconds\): ([\d.]+)/.exec(stderr);
+      const cpuSeconds = user && sys ? Number(user[1]) + Number(sys[1]) : null;
+      resolve({
+        wallSeconds,
+        peakRssMB: m ? Number(m[1]) / 1024 : null,
+        cpuSeconds,
+        stdout,
+        stderr,
+        code: code ?? -1,
+      });
     });
   });
 }

@@ -1,5 +1,6 @@
 // The measured commands, one function each, all returning the same Measurement shape.
 import { execFileSync, spawnSync } from 'child_process';
+import { createHash } from 'crypto';
 import * as path from 'path';
 import { build } from 'esbuild';
 import { lastJson, runMeasured, type RawRun } from './measure';
@@ -14,6 +15,8 @@ export interface Measurement {
   recordsPerSecond: number;
   records: number;
   peakRssMB: number | null;
+  /** User + system CPU seconds (GNU time), all threads; null without it. */
+  cpuSeconds?: number | null;
   note?: string;
 }
 
@@ -29,6 +32,7 @@ export async function buildChildren(): Promise<void> {
   await build({
     entryPoints: {
       ingest: path.join(ROOT, 'bench', 'children', 'ingest.ts'),
+      facts: path.join(ROOT, 'bench', 'children', 'facts.ts'),
       scale: path.join(ROOT, 'bench', 'children', 'scale.ts'),
     },
     outdir: BUILD_DIR,
@@ -73,6 +77,7 @@ function measurement(
     recordsPerSecond: records / run.wallSeconds,
     records,
     peakRssMB,
+    cpuSeconds: run.cpuSeconds,
     ...(note ? { note } : {}),
   };
 }
@@ -120,7 +125,7 @@ export async function ingestOnly(f: Input): Promise<Measurement> {
   );
 }
 
-export async function fullAnalyze(f: Input): Promise<Measurement> {
+export async function fullAnalyze(f: Input, workers?: number): Promise<Measurement & { digest: string }> {
   const run = await runNode(
     path.join(ROOT, 'dist', 'cli.js'),
     'analyze',
@@ -128,18 +133,64 @@ export async function fullAnalyze(f: Input): Promise<Measurement> {
     f.path,
     '--format',
     'json',
+    ...(workers !== undefined ? ['--workers', String(workers)] : []),
   );
   const doc = JSON.parse(run.code === 0 ? run.stdout : '{}') as {
     summary?: { audit?: { read?: number }; recreations?: number; loops?: number };
   };
   const s = doc.summary ?? {};
+  const name = `koperator-audit analyze${workers !== undefined ? ` --workers ${workers}` : ''} (ingest+project+analyze)`;
+  return {
+    ...measurement(
+      name,
+      f,
+      run,
+      s.audit?.read ?? 0,
+      undefined,
+      `${s.recreations ?? 0} recreations, ${s.loops ?? 0} loops`,
+    ),
+    digest: findingsDigest(doc),
+  };
+}
+
+/**
+ * The findings as a digest: everything but the run's own duration (and the inputs' names,
+ * which differ between a file and the folder it was cut into), so two runs over the same
+ * events compare by one string.
+ */
+export function findingsDigest(doc: unknown): string {
+  const copy = JSON.parse(JSON.stringify(doc ?? {})) as { summary?: Record<string, unknown> };
+  if (copy.summary) {
+    for (const k of ['seconds', 'inputs', 'inputsOpened', 'files', 'bytes', 'details', 'detailsOmitted'])
+      delete copy.summary[k];
+  }
+  const strip = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(strip)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.entries(v)
+              .filter(([k]) => k !== 'source' && k !== 'src')
+              .map(([k, x]) => [k, strip(x)]),
+          )
+        : v;
+  return createHash('sha256')
+    .update(JSON.stringify(strip(copy)))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+/** The ingestion stage alone (facts, no analysis) on `workers` threads. */
+export async function factsOnly(f: Input, workers: number): Promise<Measurement> {
+  const run = await runNode(path.join(BUILD_DIR, 'facts.cjs'), f.path, String(workers));
+  const out = lastJson(run.stdout);
   return measurement(
-    'koperator-audit analyze (ingest+project+analyze)',
+    `koperator-audit ingestion stage, ${workers} worker${workers === 1 ? ' (this thread)' : 's'}`,
     f,
     run,
-    s.audit?.read ?? 0,
-    undefined,
-    `${s.recreations ?? 0} recreations, ${s.loops ?? 0} loops`,
+    Number(out.records),
+    out.maxRssKB,
+    `${String(out.facts)} facts`,
   );
 }
 
@@ -155,11 +206,11 @@ export async function jqPods(f: Input): Promise<Measurement> {
   );
 }
 
-export async function duckdbPods(f: Input): Promise<Measurement> {
-  const run = await runNode(path.join(CHILDREN, 'duckdb.mjs'), f.path, '1');
+export async function duckdbPods(f: Input, threads = 1): Promise<Measurement> {
+  const run = await runNode(path.join(CHILDREN, 'duckdb.mjs'), f.path, String(threads));
   const out = lastJson(run.stdout);
   return measurement(
-    'duckdb read_json + filter (threads=1)',
+    `duckdb read_json + filter (threads=${threads})`,
     f,
     run,
     Number(out.records),

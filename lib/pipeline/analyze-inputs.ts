@@ -240,6 +240,7 @@ export async function spoolInputs(
   let tick: NodeJS.Timeout | undefined;
   let eventsRead = 0;
   const events = () => eventsRead;
+  let feed: (() => void) | undefined;
   if (deps.progress) {
     // Listing first gives the total for the bar; listings are small next to the data.
     const listed: SourceObject[] = [];
@@ -247,11 +248,10 @@ export async function spoolInputs(
     const progress = deps.progress(listed.reduce((a, o) => a + (o.size ?? 0), 0));
     const counted = countingBytes(listed);
     objects = counted.objects;
-    const feed = () => progress.update(counted.bytesRead(), events());
+    feed = () => progress.update(counted.bytesRead(), events());
     tick = setInterval(feed, PROGRESS_TICK_MS);
     tick.unref();
     bar = progress;
-    objects = feedAtEnd(objects, feed);
   }
   let facts: FactStore;
   try {
@@ -265,6 +265,9 @@ export async function spoolInputs(
   } finally {
     if (tick) clearInterval(tick);
   }
+  // The last objects may end on other threads after the listing does: the whole count, once.
+  eventsRead = stats.audit.read + stats.operator.read;
+  feed?.();
   // The end of the data is the newest event read (fights.md), which a tail of unrelated
   // traffic moves past the newest fact kept.
   const dataEndsAt = laterTime(dataEndOf(facts), stats.newestEventAt);
@@ -307,14 +310,6 @@ export async function spoolInputs(
       seconds: Math.round((Date.now() - started) / 100) / 10,
     },
   };
-}
-
-async function* feedAtEnd(
-  objects: AsyncIterable<SourceObject>,
-  feed: () => void,
-): AsyncGenerator<SourceObject> {
-  yield* objects;
-  feed();
 }
 
 /** A failing file is recorded once, though both its listing and its open may say so. */
