@@ -191,7 +191,7 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
   const drift = findDrifts(read.facts, { ...config.analysis, since: window.from, until: window.to });
   const { events, next } = diffAlerts(
     state,
-    { ...result, fights },
+    { ...result, fights, drifts: drift.drifts },
     { cluster, now, windowStart, options: config.alerts },
   );
 
