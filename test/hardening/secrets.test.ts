@@ -634,6 +634,7 @@ function athenaRows(doc: FindingsDocument): string {
     ...doc.recreations.map((r) => r.deletedPod.deletedAt),
     ...doc.loops.flatMap((l) => [l.firstAt, l.lastAt]),
     ...(doc.fights ?? []).flatMap((f) => [f.firstAt, f.lastAt]),
+    ...(doc.drifts ?? []).map((d) => d.at),
   ].map((t) => Date.parse(t));
   const hours = new Set<string>();
   for (
@@ -798,6 +799,16 @@ describeWithCorpus(SCENARIOS, 'secrets planted in the logs never leave the proce
         fightMissing.push(`${name}: no object`);
     }
     expect(fightMissing).toEqual([]);
+    // The Athena history holds the tamperer's drift, its container named, its env value not.
+    const driftRows = out.texts['athena findings history']
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((r) => r.record_type === 'drift');
+    expect(driftRows.map((r) => [r.written_by, r.drift_kind])).toContainEqual([
+      'mallory@example.com',
+      'ephemeral-container',
+    ]);
+    expect(driftRows.some((r) => String(r.drift_fields).includes(TAMPER_CONTAINER))).toBe(true);
     // The tamperer's debug container: every channel names the pod's container, who and the write.
     const driftAlerts = Object.entries(out.texts).filter(([name]) =>
       /^(sns|slack|chat|email|eventbridge) d/.test(name),
