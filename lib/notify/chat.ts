@@ -122,20 +122,25 @@ function threadIdOf(m: AlertMessage): string {
 function descriptionOf(m: AlertMessage, budget: number): string {
   const link = reportLinkOf(m.report);
   const who = changersOf(m);
-  const head = [
-    `*${m.findingType === 'fight' ? 'Fight' : 'Broker'}* ${chatSafe(brokerOf(m))} in cluster ${chatSafe(m.cluster)}`,
-    `*${m.findingType === 'fight' ? 'Kind' : 'Class'}* ${code(classOf(m))} · *Count* ${countOf(m)} · *Severity* ${m.severity}`,
-    `*Period* ${chatSafe(periodOf(m))}`,
-    m.findingType === 'recreation'
-      ? `*Who* deleted by ${chatSafe(m.finding.deletedPod.deletedBy ?? 'unknown')}${who.length > 0 ? `; changed by ${who.map(chatSafe).join(', ')}` : ''}`
-      : `*Who* ${who.length > 0 ? who.map(chatSafe).join(', ') : 'unknown'}`,
-    ...(m.findingType === 'drift'
+  const broker = `*${m.findingType === 'fight' ? 'Fight' : 'Broker'}* ${chatSafe(brokerOf(m))} in cluster ${chatSafe(m.cluster)}`;
+  // A drift is one write: its pod, the write and how it stands take the place of count and period.
+  const head =
+    m.findingType === 'drift'
       ? [
+          broker,
+          `*Kind* ${code(classOf(m))} · *Severity* ${m.severity}`,
+          `*Who* ${chatSafe(m.finding.by)}`,
           `*Pod* ${code(m.finding.pod.name)} · *Write* ${chatSafe(driftWriteWords(m.finding))} at ${chatSafe(m.finding.at)}`,
           `*Status* ${chatSafe(driftStatusWords(m.finding))}; ${chatSafe(preFixWords(m.finding))}`,
         ]
-      : []),
-  ];
+      : [
+          broker,
+          `*${m.findingType === 'fight' ? 'Kind' : 'Class'}* ${code(classOf(m))} · *Count* ${countOf(m)} · *Severity* ${m.severity}`,
+          `*Period* ${chatSafe(periodOf(m))}`,
+          m.findingType === 'recreation'
+            ? `*Who* deleted by ${chatSafe(m.finding.deletedPod.deletedBy ?? 'unknown')}${who.length > 0 ? `; changed by ${who.map(chatSafe).join(', ')}` : ''}`
+            : `*Who* ${who.length > 0 ? who.map(chatSafe).join(', ') : 'unknown'}`,
+        ];
   const fieldsTitle =
     m.findingType === 'drift' ? '*Fields (declared → written)*' : '*Fields (from → to, by whom)*';
   const tail = [

@@ -35,7 +35,7 @@ export function buildEmailText(m: AlertMessage): string {
   const out: string[] = [`${EVENT_TITLES[m.event]}: ${brokerOf(m)} in cluster ${m.cluster}`, ''];
   if (drift) {
     out.push(
-      `Kind:      ${classOf(m)} (alert severity ${m.severity})`,
+      `Kind:      ${drift.kind}, drift severity ${drift.severity} (alert ${m.severity})`,
       `Pod:       ${drift.pod.name}${drift.pod.uid ? ` (uid ${drift.pod.uid})` : ''}`,
       `When:      ${drift.at} (${driftWriteWords(drift)})`,
       `Status:    ${driftStatusWords(drift)}`,

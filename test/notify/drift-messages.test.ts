@@ -13,6 +13,7 @@ import {
   type DriftAlertMessage,
 } from '../../lib/notify/message';
 import { buildSlackPayload } from '../../lib/notify/slack';
+import { chatSchemaProblems } from '../support/chat-schema';
 
 const imageSwap: Drift = {
   namespace: 'kafka',
@@ -148,6 +149,13 @@ describe('drift alert messages', () => {
       driftSeverity: 'tamper',
     });
     expect(chat.content.description.length).toBeLessThanOrEqual(CHAT_LIMITS.descriptionChars);
+    // AWS's custom notification schema, for both drifts.
+    for (const d of [imageSwap, debugOver])
+      expect(
+        chatSchemaProblems(
+          JSON.stringify(buildChatNotification(toAlertMessage(alertOf(d, 'd'), { window, report }))),
+        ),
+      ).toEqual([]);
   });
 
   it('EventBridge: its own detail type, the alert JSON as detail', () => {
