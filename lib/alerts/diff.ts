@@ -3,13 +3,15 @@
 // the same events and the same next state, so two runs over the same data announce
 // nothing the second time.
 import { createHash } from 'crypto';
-import type { Fight, Loop, Recreation } from '../model/findings';
+import type { Drift, Fight, Loop, Recreation } from '../model/findings';
 import { fightKey } from '../fights/key';
+import { driftKey } from '../drift/key';
 import {
   ALERT_STATE_VERSION,
   type AlertEvent,
   type AlertOptions,
   type AlertState,
+  type DriftAlert,
   type FightAlert,
   type FightEventName,
   type FightState,
@@ -32,6 +34,7 @@ export interface Findings {
   recreations: readonly Recreation[];
   loops: readonly Loop[];
   fights?: readonly Fight[];
+  drifts?: readonly Drift[];
 }
 
 export function emptyAlertState(cluster: string): AlertState {
@@ -230,8 +233,9 @@ export function diffAlerts(
 
   nextLoops.sort((a, b) => ms(a.firstAt) - ms(b.firstAt) || a.broker.localeCompare(b.broker));
   const fights = diffFights(prev?.fights ?? [], current.fights ?? [], ctx, first);
+  const drifts = diffDrifts(prev?.drifts ?? [], current.drifts ?? [], ctx, first);
   return {
-    events: [...loopEvents, ...fights.events, ...recEvents],
+    events: [...loopEvents, ...fights.events, ...recEvents, ...drifts.events],
     next: {
       version: ALERT_STATE_VERSION,
       cluster,
@@ -239,6 +243,7 @@ export function diffAlerts(
       loops: nextLoops,
       ...(fights.next.length > 0 || prev?.fights ? { fights: fights.next } : {}),
       recreations: nextRecs,
+      ...(drifts.next.length > 0 || prev?.drifts ? { drifts: drifts.next } : {}),
       pending: prev?.pending ?? [],
     },
   };
@@ -367,5 +372,42 @@ function diffFights(
     if (ms(kept.lastAt) >= ctx.windowStart.getTime()) next.push(kept);
   }
   next.sort((a, b) => ms(a.firstAt) - ms(b.firstAt) || a.key.localeCompare(b.key));
+  return { events, next };
+}
+
+/**
+ * Drifts are single writes, announced once each as recreations are: considered once by
+ * identity (lib/drift/key.ts), remembered until they leave the window. A drift already over
+ * when the first run sees it is history, for the report and not for an alert, as a loop
+ * over before the first run is; one that still stands is news whenever it is first seen.
+ */
+function diffDrifts(
+  prev: readonly { key: string; at: string }[],
+  current: readonly Drift[],
+  ctx: DiffContext,
+  firstRun: boolean,
+): { events: DriftAlert[]; next: { key: string; at: string }[] } {
+  const severities = new Set(ctx.options.driftSeverities);
+  const seen = new Map(prev.map((d) => [d.key, d.at]));
+  const events: DriftAlert[] = [];
+  for (const d of [...current].sort((a, b) => ms(a.at) - ms(b.at))) {
+    if (!severities.has(d.severity)) continue;
+    const key = driftKey(d);
+    if (seen.has(key)) continue;
+    seen.set(key, d.at);
+    if (firstRun && d.ended !== null) continue;
+    events.push({
+      kind: 'drift',
+      event: 'drift-detected',
+      id: digest([ctx.cluster, 'drift', key]),
+      cluster: ctx.cluster,
+      drift: d,
+    });
+  }
+  const windowStartMs = ctx.windowStart.getTime();
+  const next = [...seen.entries()]
+    .filter(([, at]) => ms(at) >= windowStartMs)
+    .map(([key, at]) => ({ key, at }))
+    .sort((a, b) => ms(a.at) - ms(b.at) || a.key.localeCompare(b.key));
   return { events, next };
 }

@@ -1,12 +1,13 @@
 // When the ingest asks for a cluster's analysis at once instead of waiting for the schedule:
 // when the facts it just wrote hold evidence of something worth an alert. Each kind of
-// evidence is a rule; a detector adds its own (a drift detector would add a `drift-write`
-// rule next to these), and nothing else changes.
+// evidence is a rule; a detector adds its own (its logic in its own folder), and nothing
+// else changes.
 //
 // The request's time is the newest event in those facts, not the clock: it is where the
 // analysis window ends, so a wall-clock time taken before the object was read, or one
 // behind the cluster's clock, could cut off the very recreation that makes the loop.
 import { epochMicros } from '../analyze/time';
+import { driftEvidence } from '../drift/evidence';
 import { fightEvidence } from '../fights/evidence';
 import { isBrokerPodDelete } from '../koperator/evidence';
 import type { Fact } from '../model/facts';
@@ -28,6 +29,7 @@ export function evidenceRules(opts: EvidenceOptions = {}): EvidenceRule[] {
   return [
     { kind: 'broker-pod-delete', select: (facts) => facts.filter((f) => isBrokerPodDelete(f, users)) },
     { kind: 'fight-write', select: fightEvidence },
+    { kind: 'drift-write', select: (facts) => driftEvidence(facts, users) },
   ];
 }
 

@@ -1,10 +1,12 @@
 // What the alerting remembers between scheduled runs, and what it announces.
-import type { Classification, Fight, Loop, Recreation } from '../model/findings';
+import type { Classification, Drift, DriftSeverity, Fight, Loop, Recreation } from '../model/findings';
 
 export type LoopEventName = 'loop-started' | 'loop-escalated' | 'loop-ended';
 /** Other controllers' fights (fights.md) start, escalate and end as loops do. */
 export type FightEventName = 'fight-started' | 'fight-escalated' | 'fight-ended';
-export type AlertEventName = LoopEventName | FightEventName | 'recreation';
+/** A live drift (drift.md): announced once, like a single recreation. */
+export type DriftEventName = 'drift-detected';
+export type AlertEventName = LoopEventName | FightEventName | 'recreation' | DriftEventName;
 
 export const ALERT_EVENT_NAMES: readonly AlertEventName[] = [
   'loop-started',
@@ -14,6 +16,7 @@ export const ALERT_EVENT_NAMES: readonly AlertEventName[] = [
   'fight-escalated',
   'fight-ended',
   'recreation',
+  'drift-detected',
 ];
 
 export interface LoopAlert {
@@ -57,7 +60,16 @@ export interface FightAlert {
   totalCount: number;
 }
 
-export type AlertEvent = LoopAlert | RecreationAlert | FightAlert;
+export interface DriftAlert {
+  kind: 'drift';
+  event: DriftEventName;
+  id: string;
+  cluster: string;
+  /** As the announcing run saw it: `ended` null means it still stood at the end of the data read. */
+  drift: Drift;
+}
+
+export type AlertEvent = LoopAlert | RecreationAlert | FightAlert | DriftAlert;
 
 /** One fight as last seen, keyed by what is fought over (lib/report/format.ts fightKey). */
 export interface FightState {
@@ -105,6 +117,11 @@ export interface AlertState {
   /** Recreations already considered (alerted or deliberately not), by identity, with their time for pruning. */
   recreations: { key: string; deletedAt: string }[];
   /**
+   * Drifts already considered (alerted or deliberately not), by identity, with their time
+   * for pruning; absent in states written before drifts were announced.
+   */
+  drifts?: { key: string; at: string }[];
+  /**
    * Events claimed by a run but not yet confirmed published. A run writes them here
    * before publishing and clears them after, so a run that dies mid-way leaves them for
    * the next run instead of losing them (see lib/aws/analyze-run.ts).
@@ -126,6 +143,8 @@ export interface AlertOptions {
   recreationClasses: readonly Classification[];
   /** Announce a recreation even when it belongs to a loop (the loop's own alert covers it otherwise). */
   alertLoopMembers: boolean;
+  /** Drifts of these severities are announced, once each (drift.md: `tamper` by default). */
+  driftSeverities: readonly DriftSeverity[];
   /** The analysis' loop gap: a loop seen again within it after its last deletion is the same loop. */
   loopMaxGapSeconds: number;
 }

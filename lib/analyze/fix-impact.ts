@@ -45,6 +45,21 @@ export function fixVerdict(r: Recreation, autoscalerUsers: readonly string[] = [
   return 'other';
 }
 
+/**
+ * One recreation's downtime: deletion to the successor's create, and to its first Ready=True
+ * where the logs show it; null without a successor. A successor created before the deletion
+ * was recorded (clock skew between sources) cost no downtime, rather than a negative one.
+ */
+export function recreationDowntime(r: Recreation): { toCreate: number; toReady: number | null } | null {
+  const next = r.createdPod;
+  if (!next) return null;
+  const toCreate = Math.max(0, secondsBetween(r.deletedPod.deletedAt, next.createdAt));
+  const toReady = next.readyAt
+    ? Math.max(toCreate, secondsBetween(r.deletedPod.deletedAt, next.readyAt))
+    : null;
+  return { toCreate, toReady };
+}
+
 /** Sums recreations into a FixImpact, one at a time. */
 export class FixImpactTally {
   private n = 0;
@@ -65,19 +80,14 @@ export class FixImpactTally {
     const verdict = fixVerdict(r, this.autoscalerUsers);
     if (verdict === 'avoidable') this.avoidable++;
     else if (verdict === 'reverted-tamper') this.tampers++;
-    const next = r.createdPod;
-    if (!next) {
+    const downtime = recreationDowntime(r);
+    if (!downtime) {
       this.noSuccessor++;
       return;
     }
-    // A successor created before the deletion was recorded (clock skew between sources)
-    // cost no downtime, rather than a negative one.
-    const toCreate = Math.max(0, secondsBetween(r.deletedPod.deletedAt, next.createdAt));
-    let toBest = toCreate;
-    if (next.readyAt) {
-      this.readySeen++;
-      toBest = Math.max(toCreate, secondsBetween(r.deletedPod.deletedAt, next.readyAt));
-    }
+    const { toCreate } = downtime;
+    if (downtime.toReady !== null) this.readySeen++;
+    const toBest = downtime.toReady ?? toCreate;
     this.toCreate += toCreate;
     this.toBest += toBest;
     if (verdict === 'avoidable') {

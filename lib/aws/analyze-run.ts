@@ -191,7 +191,7 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
   const drift = findDrifts(read.facts, { ...config.analysis, since: window.from, until: window.to });
   const { events, next } = diffAlerts(
     state,
-    { ...result, fights },
+    { ...result, fights, drifts: drift.drifts },
     { cluster, now, windowStart, options: config.alerts },
   );
 
@@ -250,8 +250,9 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
       window,
       settleSeconds: config.findings.settleSeconds,
       loopStartedAt: (loop) => next.loops.find((st) => st.loop === loop)?.firstAt ?? loop.firstAt,
+      autoscalerUsers: config.analysis.autoscalerUsers,
     },
-    { ...result, fights },
+    { ...result, fights, drifts: drift.drifts },
   );
 
   // The first run writes its state even when it found nothing: a later run then knows the

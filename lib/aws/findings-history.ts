@@ -48,6 +48,7 @@ export async function writeFindingsHistory(
     window: { from: string; to: string };
     settleSeconds: number;
     loopStartedAt: (loop: Loop) => string;
+    autoscalerUsers?: readonly string[];
   },
   findings: HourFindings,
 ): Promise<HistoryWritten> {
@@ -65,6 +66,7 @@ export async function writeFindingsHistory(
       hour,
       runAt: opts.window.to,
       loopStartedAt: opts.loopStartedAt,
+      autoscalerUsers: opts.autoscalerUsers,
     });
     // An hour without findings leaves no object: Athena reads fewer files, and the state says it is done.
     if (rows.length === 0) continue;

@@ -1,11 +1,19 @@
 // The Athena findings history, as plain data: which columns a row has (the one definition
 // the writer, the Glue table in the template and the DuckDB test all take), and the rows
-// of one hour of a cluster's findings. One table for recreations, loops and fights
+// of one hour of a cluster's findings. One table for recreations, loops, fights and drifts
 // (`record_type` tells them apart): the layout is one Hive prefix per cluster and day,
 // `findings/cluster=…/dt=YYYY-MM-DD/`, and a table reads every file under its location, so
 // two tables would need two prefixes; a union of columns costs nothing in JSON lines.
+//
+// What the fix saves (summary.fixImpact) is kept per recreation (`fix_verdict`,
+// `downtime_seconds`), not as a row of sums per hour: each recreation is written once, in
+// the hour of its deletion, so a week's saving is a plain SUM over recreation rows that can
+// also be split by KafkaCluster, broker or webhook; an hourly total could be neither split
+// nor summed beside the recreation rows without counting twice.
 import { createHash } from 'crypto';
-import type { Fight, Loop, Recreation } from '../model/findings';
+import { fixVerdict, recreationDowntime } from '../analyze/fix-impact';
+import { driftKey } from '../drift/key';
+import type { Drift, Fight, Loop, Recreation } from '../model/findings';
 
 const CHANGE = 'struct<path:string,old_value:string,new_value:string,set_by:string>';
 
@@ -20,23 +28,24 @@ export interface Column {
 }
 
 export const FINDINGS_COLUMNS = [
-  { name: 'record_type', type: 'string', comment: 'recreation, loop or fight' },
+  { name: 'record_type', type: 'string', comment: 'recreation, loop, fight or drift' },
   {
     name: 'id',
     type: 'string',
-    comment: "the finding's identity across runs: deleted pod uid (recreation), loop_id, fight id",
+    comment:
+      "the finding's identity across runs: deleted pod uid (recreation), loop_id, fight id, namespace/pod@time (drift)",
   },
   { name: 'hour', type: 'string', comment: 'hour slot (UTC, yyyy-MM-dd-HH) the row describes' },
   { name: 'run_at', type: 'string', comment: 'scheduled time of the analysis run that wrote the row' },
   { name: 'namespace', type: 'string', comment: 'namespace (null for a cluster-scoped fight target)' },
-  { name: 'kafka_cluster', type: 'string', comment: 'KafkaCluster name (recreation, loop)' },
-  { name: 'broker_id', type: 'string', comment: 'broker id (recreation, loop)' },
+  { name: 'kafka_cluster', type: 'string', comment: 'KafkaCluster name (recreation, loop, drift)' },
+  { name: 'broker_id', type: 'string', comment: 'broker id (recreation, loop, drift)' },
   { name: 'classification', type: 'string', comment: 'class of the recreation or loop' },
   {
     name: 'event_time',
     type: 'string',
     comment:
-      "RFC 3339: the deletion (recreation), the loop's first deletion in the hour, the fight's first cycle",
+      "RFC 3339: the deletion (recreation), the loop's first deletion in the hour, the fight's first cycle, the write (drift)",
   },
   { name: 'deleted_pod', type: 'string', comment: 'recreation: deleted pod name' },
   { name: 'deleted_pod_uid', type: 'string', comment: 'recreation: deleted pod uid' },
@@ -72,6 +81,51 @@ export const FINDINGS_COLUMNS = [
   { name: 'target_name', type: 'string', comment: 'fight: target name' },
   { name: 'target_slot', type: 'string', comment: 'fight (recreate-loop): pod name or generateName' },
   { name: 'evidence', type: 'array<string>', comment: 'audit IDs the finding rests on' },
+  {
+    name: 'fix_verdict',
+    type: 'string',
+    comment:
+      "recreation: what koperator's fix (0.30.0-rc1) changes: avoidable (it would not happen), reverted-tamper (a person's change it reverted would now stand), other",
+  },
+  {
+    name: 'downtime_seconds',
+    type: 'double',
+    comment:
+      "recreation: deletion to the successor's first Ready=True (downtime_from ready), else to its create",
+  },
+  { name: 'downtime_from', type: 'string', comment: 'recreation: ready or create; null without a successor' },
+  { name: 'ready_at', type: 'string', comment: "recreation: the successor's first Ready=True status write" },
+  { name: 'pod', type: 'string', comment: 'drift: the live broker pod written' },
+  { name: 'pod_uid', type: 'string', comment: 'drift: its uid (null where the logs never show it)' },
+  {
+    name: 'written_by',
+    type: 'string',
+    comment: 'drift: the user who wrote (the impersonated user where there is one)',
+  },
+  { name: 'verb', type: 'string', comment: 'drift: patch or update' },
+  { name: 'subresource', type: 'string', comment: 'drift: empty, ephemeralcontainers or resize' },
+  {
+    name: 'drift_kind',
+    type: 'string',
+    comment: 'drift: ephemeral-container, image, resources, tolerations, metadata or other',
+  },
+  { name: 'drift_severity', type: 'string', comment: 'drift: tamper, autoscaler or change' },
+  {
+    name: 'drift_fields',
+    type: 'string',
+    comment: 'drift: JSON array of {path, declared, to} (env values redacted)',
+  },
+  {
+    name: 'ended_at',
+    type: 'string',
+    comment: 'drift: when it ended, as the run that wrote the hour saw it; null while it stood',
+  },
+  { name: 'ended_how', type: 'string', comment: 'drift: pod-deleted or reverted; null while it stood' },
+  {
+    name: 'pre_fix_would_revert',
+    type: 'boolean',
+    comment: 'drift: koperator before 0.30.0-rc1 would have re-created the pod for it',
+  },
 ] as const satisfies readonly Column[];
 
 /** The partition columns, in key order: `cluster=<c>/dt=<yyyy-MM-dd>/`. */
@@ -102,7 +156,7 @@ export type FindingsRow = {
   [C in (typeof FINDINGS_COLUMNS)[number] as C['name']]: ValueOf<C['type']> | null;
 };
 
-export type RecordType = 'recreation' | 'loop' | 'fight';
+export type RecordType = 'recreation' | 'loop' | 'fight' | 'drift';
 
 const ms = (at: string): number => {
   const t = Date.parse(at);
@@ -167,6 +221,18 @@ export interface HourFindings {
   recreations: readonly Recreation[];
   loops: readonly Loop[];
   fights?: readonly Fight[];
+  drifts?: readonly Drift[];
+}
+
+/**
+ * One recreation's downtime and what it runs to. To the microsecond, as logged: rounded per
+ * row, a week's sum would drift from summary.fixImpact by up to half a tenth per recreation.
+ */
+function downtimeOf(r: Recreation): { seconds: number; from: 'ready' | 'create' } | null {
+  const d = recreationDowntime(r);
+  if (!d) return null;
+  const seconds = d.toReady ?? d.toCreate;
+  return { seconds: Math.round(seconds * 1e6) / 1e6, from: d.toReady !== null ? 'ready' : 'create' };
 }
 
 export interface HourContext {
@@ -176,13 +242,15 @@ export interface HourContext {
   runAt: string;
   /** A loop's first deletion as remembered across runs (the alert state), else its own firstAt. */
   loopStartedAt: (loop: Loop) => string;
+  /** Users counted as autoscalers for `fix_verdict` (summary.fixImpact's, `--autoscaler-user`). */
+  autoscalerUsers?: readonly string[];
 }
 
 /**
  * The rows of one hour: each recreation deleted in it; per loop, the part of it in that
  * hour (its deletions there; `cycles`, `first_at`, `last_at` count only those); each fight
- * whose span overlaps it, as the run saw the fight. Sorted, so the same findings give the
- * same bytes.
+ * whose span overlaps it, as the run saw the fight; each drift written in it, its end as
+ * the run saw it. Sorted, so the same findings give the same bytes.
  */
 export function rowsForHour(f: HourFindings, ctx: HourContext): FindingsRow[] {
   const start = hourStartMs(ctx.hour);
@@ -204,6 +272,7 @@ export function rowsForHour(f: HourFindings, ctx: HourContext): FindingsRow[] {
   const recs = f.recreations.filter((r) => inHour(r.deletedPod.deletedAt));
   for (const r of recs) {
     const loop = loopOf(r);
+    const downtime = downtimeOf(r);
     rows.push({
       ...emptyRow('recreation', recreationId(r), ctx.hour, ctx.runAt),
       namespace: r.namespace,
@@ -227,6 +296,10 @@ export function rowsForHour(f: HourFindings, ctx: HourContext): FindingsRow[] {
       would_restart_intent: r.wouldRestart?.intentDiff ?? null,
       loop_id: loop ? idOfLoop(loop) : null,
       evidence: [...r.evidence],
+      fix_verdict: fixVerdict(r, ctx.autoscalerUsers),
+      downtime_seconds: downtime?.seconds ?? null,
+      downtime_from: downtime?.from ?? null,
+      ready_at: r.createdPod?.readyAt ?? null,
     });
   }
 
@@ -280,7 +353,29 @@ export function rowsForHour(f: HourFindings, ctx: HourContext): FindingsRow[] {
       evidence: [...x.evidence],
     });
   }
-  const order: Record<RecordType, number> = { recreation: 0, loop: 1, fight: 2 };
+  for (const d of f.drifts ?? []) {
+    if (!inHour(d.at)) continue;
+    rows.push({
+      ...emptyRow('drift', driftKey(d), ctx.hour, ctx.runAt),
+      namespace: d.namespace,
+      kafka_cluster: d.kafkaCluster,
+      broker_id: d.brokerId,
+      event_time: d.at,
+      evidence: [...d.evidence],
+      pod: d.pod.name,
+      pod_uid: d.pod.uid,
+      written_by: d.by,
+      verb: d.verb,
+      subresource: d.subresource,
+      drift_kind: d.kind,
+      drift_severity: d.severity,
+      drift_fields: JSON.stringify(d.fields),
+      ended_at: d.ended?.at ?? null,
+      ended_how: d.ended?.how ?? null,
+      pre_fix_would_revert: d.preFixWouldRevert,
+    });
+  }
+  const order: Record<RecordType, number> = { recreation: 0, loop: 1, fight: 2, drift: 3 };
   return rows.sort(
     (a, b) =>
       order[a.record_type as RecordType] - order[b.record_type as RecordType] ||

@@ -114,6 +114,8 @@ export const DRIFT_KINDS: readonly DriftKind[] = [
 
 export type DriftSeverity = 'tamper' | 'autoscaler' | 'change';
 
+export const DRIFT_SEVERITIES: readonly DriftSeverity[] = ['tamper', 'autoscaler', 'change'];
+
 export interface DriftField {
   path: string;
   /** The value koperator declares (last-applied); null where it declares none. */

@@ -6,7 +6,9 @@
 // section holds 3,000 characters) and to SNS's 256 KiB per message.
 import { createHash } from 'crypto';
 import type { AlertMessage } from './message';
+import type { Classification } from '../model/findings';
 import { fightLabel } from '../fights/key';
+import { driftStatusWords, driftWriteWords, preFixWords } from './drift-words';
 import {
   EVENT_TITLES,
   brokerOf,
@@ -66,10 +68,7 @@ const SEVERITY_MARK: Record<AlertMessage['severity'], string> = {
   info: ':information_source:',
 };
 
-const CAUSE_WORDS: Record<
-  Exclude<AlertMessage, { findingType: 'fight' }>['finding']['classification'],
-  string
-> = {
+const CAUSE_WORDS: Record<Classification, string> = {
   'external-mutation-revert': 'koperator reverts an outside change',
   'intent-change': 'KafkaCluster spec changed',
   'config-change': 'broker config changed',
@@ -123,20 +122,33 @@ function threadIdOf(m: AlertMessage): string {
 function descriptionOf(m: AlertMessage, budget: number): string {
   const link = reportLinkOf(m.report);
   const who = changersOf(m);
-  const head = [
-    `*${m.findingType === 'fight' ? 'Fight' : 'Broker'}* ${chatSafe(brokerOf(m))} in cluster ${chatSafe(m.cluster)}`,
-    `*${m.findingType === 'fight' ? 'Kind' : 'Class'}* ${code(classOf(m))} · *Count* ${countOf(m)} · *Severity* ${m.severity}`,
-    `*Period* ${chatSafe(periodOf(m))}`,
-    m.findingType === 'recreation'
-      ? `*Who* deleted by ${chatSafe(m.finding.deletedPod.deletedBy ?? 'unknown')}${who.length > 0 ? `; changed by ${who.map(chatSafe).join(', ')}` : ''}`
-      : `*Who* ${who.length > 0 ? who.map(chatSafe).join(', ') : 'unknown'}`,
-  ];
+  const broker = `*${m.findingType === 'fight' ? 'Fight' : 'Broker'}* ${chatSafe(brokerOf(m))} in cluster ${chatSafe(m.cluster)}`;
+  // A drift is one write: its pod, the write and how it stands take the place of count and period.
+  const head =
+    m.findingType === 'drift'
+      ? [
+          broker,
+          `*Kind* ${code(classOf(m))} · *Severity* ${m.severity}`,
+          `*Who* ${chatSafe(m.finding.by)}`,
+          `*Pod* ${code(m.finding.pod.name)} · *Write* ${chatSafe(driftWriteWords(m.finding))} at ${chatSafe(m.finding.at)}`,
+          `*Status* ${chatSafe(driftStatusWords(m.finding))}; ${chatSafe(preFixWords(m.finding))}`,
+        ]
+      : [
+          broker,
+          `*${m.findingType === 'fight' ? 'Kind' : 'Class'}* ${code(classOf(m))} · *Count* ${countOf(m)} · *Severity* ${m.severity}`,
+          `*Period* ${chatSafe(periodOf(m))}`,
+          m.findingType === 'recreation'
+            ? `*Who* deleted by ${chatSafe(m.finding.deletedPod.deletedBy ?? 'unknown')}${who.length > 0 ? `; changed by ${who.map(chatSafe).join(', ')}` : ''}`
+            : `*Who* ${who.length > 0 ? who.map(chatSafe).join(', ') : 'unknown'}`,
+        ];
+  const fieldsTitle =
+    m.findingType === 'drift' ? '*Fields (declared → written)*' : '*Fields (from → to, by whom)*';
   const tail = [
     link
       ? `*Full report* ${link.url}${link.lifetime ? ` (${link.lifetime})` : ''}`
       : '*Full report* none linked (the run wrote no report, or links are not configured)',
   ];
-  const fixed = [...head, '*Fields (from → to, by whom)*', ...tail].join('\n').length + 1;
+  const fixed = [...head, fieldsTitle, ...tail].join('\n').length + 1;
   // The fields fill what the header and the link leave; the link is never cut.
   const lines: string[] = [];
   let used = 0;
@@ -162,7 +174,7 @@ function descriptionOf(m: AlertMessage, budget: number): string {
     whole.length < budget
       ? whole
       : `*Full report* its link (${link?.url.length ?? 0} characters) is longer than a chat message holds: see the email or the alerts topic`;
-  const rest = [...head, ...(lines.length > 0 ? ['*Fields (from → to, by whom)*', ...lines] : [])].join('\n');
+  const rest = [...head, ...(lines.length > 0 ? [fieldsTitle, ...lines] : [])].join('\n');
   return `${cut(rest, Math.max(0, budget - tailText.length - 1))}\n${tailText}`;
 }
 
@@ -182,7 +194,11 @@ function reportNextStep(url: string): string {
 export function buildChatNotification(m: AlertMessage, ctx: ChatContext = {}): ChatNotification {
   const who = changersOf(m);
   const causeWords =
-    m.findingType === 'fight' ? 'controllers fighting' : CAUSE_WORDS[m.finding.classification];
+    m.findingType === 'fight'
+      ? 'controllers fighting'
+      : m.findingType === 'drift'
+        ? `${m.finding.kind} changed out of band${m.finding.ended === null ? ', still stands' : ''}`
+        : CAUSE_WORDS[m.finding.classification];
   const cause = `${causeWords}${who.length > 0 ? ` (${who.join(', ')})` : ''}`;
   const kafkaCluster = m.findingType === 'fight' ? '' : m.finding.kafkaCluster;
   const title = cut(
@@ -200,26 +216,39 @@ export function buildChatNotification(m: AlertMessage, ctx: ChatContext = {}): C
     .filter((k, i, all) => k !== '' && all.indexOf(k) === i)
     .slice(0, CHAT_LIMITS.keywords);
   const context: Record<string, string> =
-    m.findingType === 'fight'
+    m.findingType === 'drift'
       ? {
-          cluster: m.cluster,
-          namespace: m.finding.namespace ?? '',
-          kind: m.finding.kind,
-          object: fightLabel(m.finding),
-          severity: m.severity,
-          count: String(countOf(m)),
-          alertId: m.id,
-        }
-      : {
           cluster: m.cluster,
           namespace: m.finding.namespace,
           kafkaCluster: m.finding.kafkaCluster,
           brokerId: m.finding.brokerId,
-          classification: m.finding.classification,
+          pod: m.finding.pod.name,
+          kind: m.finding.kind,
+          driftSeverity: m.finding.severity,
+          stands: String(m.finding.ended === null),
           severity: m.severity,
-          count: String(countOf(m)),
           alertId: m.id,
-        };
+        }
+      : m.findingType === 'fight'
+        ? {
+            cluster: m.cluster,
+            namespace: m.finding.namespace ?? '',
+            kind: m.finding.kind,
+            object: fightLabel(m.finding),
+            severity: m.severity,
+            count: String(countOf(m)),
+            alertId: m.id,
+          }
+        : {
+            cluster: m.cluster,
+            namespace: m.finding.namespace,
+            kafkaCluster: m.finding.kafkaCluster,
+            brokerId: m.finding.brokerId,
+            classification: m.finding.classification,
+            severity: m.severity,
+            count: String(countOf(m)),
+            alertId: m.id,
+          };
   return {
     version: '1.0',
     source: 'custom',

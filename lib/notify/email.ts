@@ -2,6 +2,7 @@
 // of a MessageStructure json message to email endpoints): the same facts as the chat and
 // Slack messages, in words, with the report as a clickable HTTPS link.
 import type { AlertMessage } from './message';
+import { driftStatusWords, driftWriteWords, preFixWords } from './drift-words';
 import {
   EVENT_TITLES,
   brokerOf,
@@ -30,21 +31,33 @@ export function buildEmailText(m: AlertMessage): string {
   const fight = m.findingType === 'fight';
   const who = changersOf(m);
   const link = reportLinkOf(m.report);
-  const out: string[] = [
-    `${EVENT_TITLES[m.event]}: ${brokerOf(m)} in cluster ${m.cluster}`,
-    '',
-    `${fight ? 'Kind: ' : 'Class:'}     ${classOf(m)} (severity ${m.severity})`,
-    `Count:     ${countOf(m)} ${fight ? 'cycle(s)' : 'recreation(s)'}`,
-    `Period:    ${periodOf(m)}`,
-  ];
+  const drift = m.findingType === 'drift' ? m.finding : null;
+  const out: string[] = [`${EVENT_TITLES[m.event]}: ${brokerOf(m)} in cluster ${m.cluster}`, ''];
+  if (drift) {
+    out.push(
+      `Kind:      ${drift.kind}, drift severity ${drift.severity} (alert ${m.severity})`,
+      `Pod:       ${drift.pod.name}${drift.pod.uid ? ` (uid ${drift.pod.uid})` : ''}`,
+      `When:      ${drift.at} (${driftWriteWords(drift)})`,
+      `Status:    ${driftStatusWords(drift)}`,
+      `Before the fix: ${preFixWords(drift)}`,
+    );
+  } else {
+    out.push(
+      `${fight ? 'Kind: ' : 'Class:'}     ${classOf(m)} (severity ${m.severity})`,
+      `Count:     ${countOf(m)} ${fight ? 'cycle(s)' : 'recreation(s)'}`,
+      `Period:    ${periodOf(m)}`,
+    );
+  }
   if (m.findingType === 'recreation') {
     out.push(`Deleted by: ${m.finding.deletedPod.deletedBy ?? 'unknown'}`);
     out.push(`Pods:      ${m.finding.deletedPod.name} -> ${m.finding.createdPod?.name ?? '(none seen)'}`);
   }
-  out.push(`${fight ? 'Fought by: ' : 'Changed by: '}${who.length > 0 ? who.join(', ') : 'unknown'}`);
+  out.push(
+    `${fight ? 'Fought by: ' : drift ? 'Written by: ' : 'Changed by: '}${who.length > 0 ? who.join(', ') : 'unknown'}`,
+  );
   const changes = changesOf(m);
   if (changes.length > 0) {
-    out.push('', 'Fields (from -> to, by whom):');
+    out.push('', drift ? 'Fields (declared -> written):' : 'Fields (from -> to, by whom):');
     for (const c of changes.slice(0, EMAIL_FIELDS_MAX)) {
       out.push(
         'from' in c || 'to' in c

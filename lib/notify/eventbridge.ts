@@ -13,6 +13,7 @@ export const DETAIL_TYPES: Record<AlertMessage['event'], string> = {
   'fight-escalated': 'Controller Fight Escalated',
   'fight-ended': 'Controller Fight Ended',
   recreation: 'Broker Pod Recreated',
+  'drift-detected': 'Broker Pod Live Drift Detected',
 };
 
 /** Room left of 256 KiB for Source, DetailType, Resources and the bus name. */

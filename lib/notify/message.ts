@@ -6,7 +6,7 @@
 // few KiB, but a recreation's `fields` may carry whole affinity blocks and `evidence` can
 // be long, so the body is trimmed step by step when needed and always points at the full
 // report in S3.
-import type { Classification, Fight, Loop, Recreation } from '../model/findings';
+import type { Classification, Drift, DriftField, Fight, Loop, Recreation } from '../model/findings';
 import { fightLabel } from '../fights/key';
 import type { AlertEvent, AlertEventName } from '../alerts/types';
 
@@ -66,7 +66,13 @@ export interface FightAlertMessage extends AlertMessageBase {
   totalCount: number;
 }
 
-export type AlertMessage = LoopAlertMessage | RecreationAlertMessage | FightAlertMessage;
+/** A live drift (drift.md): one out-of-band write to a running broker pod, announced once. */
+export interface DriftAlertMessage extends AlertMessageBase {
+  findingType: 'drift';
+  finding: Drift & { cluster: string };
+}
+
+export type AlertMessage = LoopAlertMessage | RecreationAlertMessage | FightAlertMessage | DriftAlertMessage;
 
 export interface SnsMessage {
   subject: string;
@@ -86,9 +92,21 @@ const RECREATION_SEVERITY: Record<Classification, Severity> = {
 
 export function severityOf(ev: AlertEvent): Severity {
   if (ev.kind === 'recreation') return RECREATION_SEVERITY[ev.recreation.classification];
+  if (ev.kind === 'drift') return driftSeverity(ev.drift);
   if (ev.event === 'loop-ended' || ev.event === 'fight-ended') return 'info';
   // A loop still going is an outage in the making; one already over is for the record.
   return (ev.kind === 'loop' ? ev.loop.active : ev.fight.active) ? 'critical' : 'warning';
+}
+
+/**
+ * A tampered broker still running as tampered is the urgent case; one already deleted or
+ * put back is for the record. Other drifts are announced only where configured.
+ */
+function driftSeverity(d: Drift): Severity {
+  const stands = d.ended === null;
+  if (d.severity === 'tamper') return stands ? 'critical' : 'warning';
+  if (d.severity === 'change') return stands ? 'warning' : 'info';
+  return 'info';
 }
 
 export function toAlertMessage(
@@ -124,6 +142,8 @@ export function toAlertMessage(
       totalCount: ev.totalCount,
     };
   }
+  if (ev.kind === 'drift')
+    return { ...base, findingType: 'drift', finding: { ...ev.drift, cluster: ev.cluster } };
   return { ...base, findingType: 'recreation', finding: { ...ev.recreation, cluster: ev.cluster } };
 }
 
@@ -135,6 +155,7 @@ const EVENT_WORDS: Record<AlertEventName, string> = {
   'fight-escalated': 'fight escalated',
   'fight-ended': 'fight ended',
   recreation: 'broker pod re-created',
+  'drift-detected': 'live drift',
 };
 
 /** SNS subjects: ASCII, no control characters, under 100 characters. */
@@ -152,6 +173,13 @@ export function alertSubject(m: AlertMessage): string {
     const f = m.finding;
     return sanitiseSubject(
       `[${m.cluster}] ${EVENT_WORDS[m.event]}: ${f.kind} ${fightLabel(f)} (${m.totalCount}x)`,
+    );
+  }
+  if (m.findingType === 'drift') {
+    const d = m.finding;
+    const status = d.ended === null ? 'stands' : d.ended.how;
+    return sanitiseSubject(
+      `[${m.cluster}] ${EVENT_WORDS[m.event]}: ${d.namespace}/${d.kafkaCluster} broker ${d.brokerId} (${d.kind} by ${d.by}, ${status})`,
     );
   }
   const f = m.finding;
@@ -175,6 +203,19 @@ export function alertAttributes(m: AlertMessage): SnsMessage['attributes'] {
       severity: attr(m.severity),
       namespace: attr(m.finding.namespace ?? ''),
       kafkaCluster: attr(''),
+      cluster: attr(m.cluster),
+    };
+  }
+  if (m.findingType === 'drift') {
+    // The drift's kind where the class stands (as for fights), and its own severity
+    // (tamper, autoscaler, change) for a filter policy that takes only some.
+    return {
+      event: attr(m.event),
+      classification: attr(m.finding.kind),
+      severity: attr(m.severity),
+      driftSeverity: attr(m.finding.severity),
+      namespace: attr(m.finding.namespace),
+      kafkaCluster: attr(m.finding.kafkaCluster),
       cluster: attr(m.cluster),
     };
   }
@@ -223,8 +264,27 @@ function trimRecreation(r: Recreation, step: number): Recreation {
   };
 }
 
+/** A debug container or a whole container list can be large: values first, then all but the paths. */
+function trimDriftFields(fields: DriftField[], step: number): DriftField[] {
+  return step === 1
+    ? fields.map((f) => ({ ...f, declared: shortValue(f.declared), to: shortValue(f.to) }))
+    : fields.slice(0, PATHS_KEEP).map((f) => ({ ...f, declared: null, to: null }));
+}
+
 function trimmed(m: AlertMessage, step: number): AlertMessage {
   const note = step === 1 ? ['fields.from', 'fields.to', 'evidence'] : ['fields', 'evidence', 'values'];
+  if (m.findingType === 'drift') {
+    const f = m.finding;
+    return {
+      ...m,
+      finding: {
+        ...f,
+        fields: trimDriftFields(f.fields, step),
+        evidence: step === 1 ? f.evidence.slice(0, EVIDENCE_KEEP) : f.evidence.slice(0, 1),
+      },
+      truncated: step === 1 ? ['fields.declared', 'fields.to', 'evidence'] : ['fields', 'evidence', 'values'],
+    };
+  }
   if (m.findingType === 'fight') {
     const f = m.finding;
     return {
@@ -292,7 +352,10 @@ export function parseAlertMessage(text: string): AlertMessage {
   if (v.version !== ALERT_SCHEMA_VERSION)
     throw new Error(`alert message version ${String(v.version)} is not ${ALERT_SCHEMA_VERSION}`);
   if (
-    (v.findingType !== 'loop' && v.findingType !== 'recreation' && v.findingType !== 'fight') ||
+    (v.findingType !== 'loop' &&
+      v.findingType !== 'recreation' &&
+      v.findingType !== 'fight' &&
+      v.findingType !== 'drift') ||
     !isRecord(v.finding)
   ) {
     throw new Error('alert message has no finding');

@@ -1,6 +1,7 @@
 // Slack Block Kit payload for an alert message, for an incoming webhook.
 // Slack's limits: header text 150 chars, section text 3000, at most 10 fields of 2000.
 import type { AlertMessage } from './message';
+import { driftStatusWords, driftWriteWords, preFixWords } from './drift-words';
 import {
   EVENT_TITLES,
   brokerOf,
@@ -83,14 +84,29 @@ export function buildSlackPayload(m: AlertMessage): SlackPayload {
   const title = fight
     ? `${TITLES[m.event]}: ${broker}`
     : `${TITLES[m.event]}: ${m.finding.kafkaCluster} broker ${m.finding.brokerId}`;
-  const fields: SlackText[] = [
-    { type: 'mrkdwn', text: `*${fight ? 'Fight' : 'Broker'}*\n${esc(broker)}` },
-    { type: 'mrkdwn', text: `*${fight ? 'Kind' : 'Class'}*\n${code(classOf(m))}` },
-    { type: 'mrkdwn', text: `*Count*\n${count}` },
-    { type: 'mrkdwn', text: cut(`*Period*\n${esc(periodOf(m))}`, FIELD_MAX) },
-    { type: 'mrkdwn', text: cut(`*Who*\n${whoOf(m)}`, FIELD_MAX) },
-    { type: 'mrkdwn', text: `*Cluster*\n${esc(m.cluster)}` },
-  ];
+  const fields: SlackText[] =
+    m.findingType === 'drift'
+      ? [
+          { type: 'mrkdwn', text: `*Broker*\n${esc(broker)}` },
+          { type: 'mrkdwn', text: `*Kind*\n${code(classOf(m))}` },
+          { type: 'mrkdwn', text: cut(`*Pod*\n${code(m.finding.pod.name)}`, FIELD_MAX) },
+          {
+            type: 'mrkdwn',
+            text: cut(`*When*\n${esc(m.finding.at)} (${esc(driftWriteWords(m.finding))})`, FIELD_MAX),
+          },
+          { type: 'mrkdwn', text: cut(`*Who*\n${whoOf(m)}`, FIELD_MAX) },
+          { type: 'mrkdwn', text: `*Cluster*\n${esc(m.cluster)}` },
+          { type: 'mrkdwn', text: cut(`*Status*\n${esc(driftStatusWords(m.finding))}`, FIELD_MAX) },
+          { type: 'mrkdwn', text: cut(`*Before the fix*\n${esc(preFixWords(m.finding))}`, FIELD_MAX) },
+        ]
+      : [
+          { type: 'mrkdwn', text: `*${fight ? 'Fight' : 'Broker'}*\n${esc(broker)}` },
+          { type: 'mrkdwn', text: `*${fight ? 'Kind' : 'Class'}*\n${code(classOf(m))}` },
+          { type: 'mrkdwn', text: `*Count*\n${count}` },
+          { type: 'mrkdwn', text: cut(`*Period*\n${esc(periodOf(m))}`, FIELD_MAX) },
+          { type: 'mrkdwn', text: cut(`*Who*\n${whoOf(m)}`, FIELD_MAX) },
+          { type: 'mrkdwn', text: `*Cluster*\n${esc(m.cluster)}` },
+        ];
   const changes = fieldLines(changesOf(m));
   const recommendation = recommendationOf(m);
   const blocks: SlackBlock[] = [
@@ -110,7 +126,7 @@ export function buildSlackPayload(m: AlertMessage): SlackPayload {
       text: {
         type: 'mrkdwn',
         text: cut(
-          `*${fight ? 'Fields fought over' : 'Fields (from → to)'}*\n${changes.join('\n')}`,
+          `*${fight ? 'Fields fought over' : m.findingType === 'drift' ? 'Fields (declared → written)' : 'Fields (from → to)'}*\n${changes.join('\n')}`,
           SECTION_MAX,
         ),
       },

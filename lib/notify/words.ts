@@ -5,6 +5,7 @@ import type { Classification, FieldChange, Recreation } from '../model/findings'
 import type { AlertMessage, ReportPointer } from './message';
 import { fightLabel } from '../fights/key';
 import { loopUpgradeReason } from '../koperator/fix-impact-words';
+import { driftRecommendation, driftStatusWords, driftWriteWords } from './drift-words';
 
 export const EVENT_TITLES: Record<AlertMessage['event'], string> = {
   'loop-started': 'Recreation loop started',
@@ -14,6 +15,7 @@ export const EVENT_TITLES: Record<AlertMessage['event'], string> = {
   'fight-escalated': 'Controller fight escalated',
   'fight-ended': 'Controller fight ended',
   recreation: 'Broker pod re-created',
+  'drift-detected': 'Live drift on a broker pod',
 };
 
 /** Plain-words advice per class, for single recreations (loops carry the analysis' own). */
@@ -38,6 +40,7 @@ export function recommendationFor(c: Classification): string {
 
 export function recommendationOf(m: AlertMessage): string {
   if (m.findingType === 'fight') return m.finding.recommendation;
+  if (m.findingType === 'drift') return driftRecommendation(m.finding);
   return m.findingType === 'loop' && m.finding.recommendation
     ? m.finding.recommendation
     : recommendationFor(m.finding.classification);
@@ -55,14 +58,17 @@ export function brokerOf(m: AlertMessage): string {
   return `${f.namespace}/${f.kafkaCluster} broker ${f.brokerId}`;
 }
 
-/** Who changed the fields (webhooks, controllers, users), without repeats. */
-/** The class of a broker's finding, the kind of a fight. */
+/** The class of a broker's finding, the kind of a fight, a drift's kind and severity. */
 export function classOf(m: AlertMessage): string {
+  if (m.findingType === 'drift') return `${m.finding.kind} (${m.finding.severity})`;
   return m.findingType === 'fight' ? m.finding.kind : m.finding.classification;
 }
 
+/** Who changed the fields (webhooks, controllers, users), without repeats. */
 export function changersOf(m: AlertMessage): string[] {
   if (m.findingType === 'fight') return [...new Set([...m.finding.writers, ...m.finding.mutators])];
+  // The impersonated user where there was one (the analysis already names them).
+  if (m.findingType === 'drift') return [m.finding.by];
   if (m.findingType === 'loop') {
     const who =
       m.finding.mutators.length > 0
@@ -74,6 +80,8 @@ export function changersOf(m: AlertMessage): string[] {
 }
 
 export function periodOf(m: AlertMessage): string {
+  if (m.findingType === 'drift')
+    return `written ${m.finding.at} (${driftWriteWords(m.finding)}); ${driftStatusWords(m.finding)}`;
   if (m.findingType === 'loop' || m.findingType === 'fight') {
     const l = m.finding;
     const still = m.findingType === 'loop' ? ' (still looping)' : ' (still fighting)';
@@ -90,13 +98,16 @@ export function changesOf(m: AlertMessage): { path: string; from?: unknown; to?:
   const full = (fields: readonly FieldChange[]) =>
     fields.map((f) => ({ path: f.path, from: f.from, to: f.to, ...(f.by ? { by: f.by } : {}) }));
   if (m.findingType === 'recreation') return full(m.finding.fields);
+  // A drift's `from` is what koperator declares, its `to` what the write left.
+  if (m.findingType === 'drift')
+    return m.finding.fields.map((f) => ({ path: f.path, from: f.declared, to: f.to }));
   if (m.findingType === 'fight') return m.finding.fields.map((path) => ({ path }));
   if (m.latestRecreation && m.latestRecreation.fields.length > 0) return full(m.latestRecreation.fields);
   return m.finding.fields.map((path) => ({ path }));
 }
 
 export function countOf(m: AlertMessage): number {
-  return m.findingType === 'recreation' ? 1 : m.totalCount;
+  return m.findingType === 'recreation' || m.findingType === 'drift' ? 1 : m.totalCount;
 }
 
 export interface ReportLinkWords {

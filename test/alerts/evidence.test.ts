@@ -153,11 +153,56 @@ describe('the evidence of an ingested batch and the request it makes', () => {
   });
 
   it('takes a rule a detector adds, beside the built-in ones', () => {
-    const drift: EvidenceRule = {
-      kind: 'drift-write',
+    const custom: EvidenceRule = {
+      kind: 'custom-write',
       select: (facts) => facts.filter((f) => f.type === 'object'),
     };
-    expect(findEvidence([objectFact()], [...rules, drift]).counts).toEqual({ 'drift-write': 1 });
+    expect(findEvidence([objectFact()], [...rules, custom]).counts).toEqual({ 'custom-write': 1 });
+  });
+
+  it('names every built-in rule: koperator’s deletes, fights and live drift', () => {
+    expect(rules.map((r) => r.kind)).toEqual(['broker-pod-delete', 'fight-write', 'drift-write']);
+  });
+
+  const swap = podFact({
+    verb: 'patch',
+    code: 200,
+    user: 'bob@corp.example',
+    at: '2026-11-02T10:00:03Z',
+    request: { spec: { containers: [{ name: 'kafka', image: 'kafka:4.0.0' }] } },
+    response: brokerPod,
+  });
+  it.each<[string, Fact[], readonly string[], Record<string, number>]>([
+    ['a person’s patch of a broker pod asks at once', [swap], [], { 'drift-write': 1 }],
+    [
+      'so does kubectl debug at Metadata level',
+      [
+        {
+          ...swap,
+          verb: 'update',
+          subresource: 'ephemeralcontainers',
+          request: undefined,
+          response: undefined,
+          level: 'Metadata',
+        },
+      ],
+      [],
+      { 'drift-write': 1 },
+    ],
+    [
+      'the operator’s own patch, named in OPERATOR_USERS, does not',
+      [{ ...swap, user: OPERATOR }],
+      [OPERATOR],
+      {},
+    ],
+    [
+      'beside a delete of the same batch, both count',
+      [brokerDelete, swap],
+      [],
+      { 'broker-pod-delete': 1, 'drift-write': 1 },
+    ],
+  ])('drift-write: %s', (_name, facts, users, counts) => {
+    expect(findEvidence(facts, evidenceRules({ operatorUsers: users })).counts).toEqual(counts);
   });
 
   const now = Date.parse('2026-11-02T10:01:00Z');

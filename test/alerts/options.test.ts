@@ -7,6 +7,7 @@ describe('alertOptionsFromEnv', () => {
       escalationFactor: 2,
       recreationClasses: ['external-mutation-revert', 'unknown'],
       alertLoopMembers: false,
+      driftSeverities: ['tamper'],
     });
   });
 
@@ -18,6 +19,8 @@ describe('alertOptionsFromEnv', () => {
     ],
     [{ ALERT_RECREATION_CLASSES: 'none' }, { recreationClasses: [] }],
     [{ ALERT_LOOP_MEMBERS: 'true' }, { alertLoopMembers: true }],
+    [{ ALERT_DRIFT_SEVERITIES: 'tamper, change' }, { driftSeverities: ['tamper', 'change'] }],
+    [{ ALERT_DRIFT_SEVERITIES: 'none' }, { driftSeverities: [] }],
     [{ LOOP_MAX_GAP_SECONDS: '300' }, { loopMaxGapSeconds: 300 }],
   ])('%j', (env, expected) => {
     expect(alertOptionsFromEnv(env)).toMatchObject(expected);
@@ -28,6 +31,7 @@ describe('alertOptionsFromEnv', () => {
     [{ ALERT_ESCALATION_FACTOR: 'two' }, /> 1/],
     [{ ALERT_RECREATION_CLASSES: 'revert' }, /unknown class revert/],
     [{ ALERT_LOOP_MEMBERS: 'yes' }, /true or false/],
+    [{ ALERT_DRIFT_SEVERITIES: 'tamper,critical' }, /ALERT_DRIFT_SEVERITIES: unknown severity critical/],
   ])('rejects %j', (env, message) => {
     expect(() => alertOptionsFromEnv(env)).toThrow(message);
   });

@@ -12,7 +12,7 @@ import { promises as fs } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { PassThrough, Readable } from 'stream';
-import type { FightAlert, LoopAlert, RecreationAlert } from '../../lib/alerts/types';
+import type { DriftAlert, FightAlert, LoopAlert, RecreationAlert } from '../../lib/alerts/types';
 import { simulateFights, type FightWebhook } from '../../sim/fights';
 import { defaultAnalysisOptions } from '../../lib/analyze/options';
 import { REDACTED, redactField } from '../../lib/analyze/redact';
@@ -570,7 +570,15 @@ function alertTexts(doc: FindingsDocument): Record<string, string> {
     report: { uri: 's3://reports/r.json' },
   };
   const out: Record<string, string> = {};
-  const events: (LoopAlert | RecreationAlert | FightAlert)[] = [
+  const events: (LoopAlert | RecreationAlert | FightAlert | DriftAlert)[] = [
+    // Every drift, whatever its severity: the tamperer's env value must not leak through any.
+    ...(doc.drifts ?? []).map((d, i): DriftAlert => ({
+      kind: 'drift',
+      event: 'drift-detected',
+      id: `d${i}`,
+      cluster: 'eks',
+      drift: d,
+    })),
     ...(doc.fights ?? []).map((f, i): FightAlert => ({
       kind: 'fight',
       event: 'fight-started',
@@ -626,6 +634,7 @@ function athenaRows(doc: FindingsDocument): string {
     ...doc.recreations.map((r) => r.deletedPod.deletedAt),
     ...doc.loops.flatMap((l) => [l.firstAt, l.lastAt]),
     ...(doc.fights ?? []).flatMap((f) => [f.firstAt, f.lastAt]),
+    ...(doc.drifts ?? []).map((d) => d.at),
   ].map((t) => Date.parse(t));
   const hours = new Set<string>();
   for (
@@ -790,6 +799,34 @@ describeWithCorpus(SCENARIOS, 'secrets planted in the logs never leave the proce
         fightMissing.push(`${name}: no object`);
     }
     expect(fightMissing).toEqual([]);
+    // The Athena history holds the tamperer's drift, its container named, its env value not.
+    const driftRows = out.texts['athena findings history']
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((r) => r.record_type === 'drift');
+    expect(driftRows.map((r) => [r.written_by, r.drift_kind])).toContainEqual([
+      'mallory@example.com',
+      'ephemeral-container',
+    ]);
+    expect(driftRows.some((r) => String(r.drift_fields).includes(TAMPER_CONTAINER))).toBe(true);
+    // The tamperer's debug container: every channel names the pod's container, who and the write.
+    const driftAlerts = Object.entries(out.texts).filter(([name]) =>
+      /^(sns|slack|chat|email|eventbridge) d/.test(name),
+    );
+    expect(driftAlerts.map(([name]) => name.split(' ')[0]).sort()).toEqual([
+      'chat',
+      'email',
+      'eventbridge',
+      'slack',
+      'sns',
+    ]);
+    for (const [name, text] of driftAlerts) {
+      expect({ name, container: text.includes(TAMPER_CONTAINER), who: text.includes('mallory') }).toEqual({
+        name,
+        container: true,
+        who: true,
+      });
+    }
     expect(Object.keys(out.texts).filter((n) => /^slack f/.test(n)).length).toBe(
       (out.doc.fights ?? []).length,
     );

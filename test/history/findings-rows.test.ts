@@ -8,7 +8,8 @@ import {
   settledHours,
   type HourContext,
 } from '../../lib/history/findings-rows';
-import type { Fight, Loop, Recreation } from '../../lib/model/findings';
+import { fixImpactOf } from '../../lib/analyze/fix-impact';
+import type { Drift, Fight, Loop, Recreation } from '../../lib/model/findings';
 
 describe('settledHours', () => {
   const cases: {
@@ -180,5 +181,172 @@ describe('rowsForHour', () => {
       expect(Object.keys(JSON.parse(encodeRow(r)) as object)).toEqual(FINDINGS_COLUMNS.map((c) => c.name));
     const shuffled = { ...findings, recreations: [...findings.recreations].reverse() };
     expect(rowsForHour(shuffled, ctx('2026-11-02-06')).map(encodeRow)).toEqual(rows.map(encodeRow));
+  });
+});
+
+describe('what the fix saves, per recreation row', () => {
+  const hour = '2026-11-02-06';
+  const ctx: HourContext = {
+    cluster: 'eks',
+    hour,
+    runAt: '2026-11-02T09:00:00Z',
+    loopStartedAt: (l) => l.firstAt,
+    autoscalerUsers: ['system:serviceaccount:scaleops-system:scaleops-updater'],
+  };
+  const at = '2026-11-02T06:10:00Z';
+  const succ = (createdAt: string, readyAt?: string) => ({
+    name: 'orders-2-next',
+    uid: null,
+    createdAt,
+    ...(readyAt ? { readyAt } : {}),
+  });
+  const cases: [
+    string,
+    Recreation,
+    { fix_verdict: string; downtime_seconds: number | null; downtime_from: string | null },
+  ][] = [
+    [
+      'a webhook revert the intent diff would not restart: avoidable, to Ready',
+      rec('w', at, 'rightsizer/pods.rightsizer.dev', {
+        createdPod: succ('2026-11-02T06:10:02Z', '2026-11-02T06:10:41.25Z'),
+      }),
+      { fix_verdict: 'avoidable', downtime_seconds: 41.25, downtime_from: 'ready' },
+    ],
+    [
+      'a configured autoscaler’s write: avoidable, to create where no Ready is seen',
+      rec('s', at, 'system:serviceaccount:scaleops-system:scaleops-updater', {
+        createdPod: succ('2026-11-02T06:10:03.04Z'),
+      }),
+      { fix_verdict: 'avoidable', downtime_seconds: 3.04, downtime_from: 'create' },
+    ],
+    [
+      'a person’s write the pre-fix operator reverted: reverted-tamper',
+      rec('p', at, 'bob@corp.example', { createdPod: succ('2026-11-02T06:10:05Z') }),
+      { fix_verdict: 'reverted-tamper', downtime_seconds: 5, downtime_from: 'create' },
+    ],
+    [
+      'an intent change: other',
+      rec('i', at, null, {
+        classification: 'intent-change',
+        wouldRestart: { threeWayMerge: true, intentDiff: true },
+      }),
+      { fix_verdict: 'other', downtime_seconds: 0, downtime_from: 'create' },
+    ],
+    [
+      'no successor: no downtime',
+      rec('n', at, 'rightsizer/pods.rightsizer.dev', { createdPod: null }),
+      { fix_verdict: 'avoidable', downtime_seconds: null, downtime_from: null },
+    ],
+  ];
+  it.each(cases)('%s', (_name, r, want) => {
+    expect(rowsForHour({ recreations: [r], loops: [] }, ctx)[0]).toMatchObject(want);
+  });
+
+  it('summed over the rows, gives summary.fixImpact of the same recreations', () => {
+    const recreations = cases.map(([, r]) => r);
+    // Measured to Ready where one was seen, as the summary does once any Ready is in the logs.
+    const rows = rowsForHour({ recreations, loops: [] }, ctx);
+    const impact = fixImpactOf(recreations, ctx.autoscalerUsers);
+    const sum = (pick: (r: (typeof rows)[number]) => boolean) =>
+      Math.round(rows.filter(pick).reduce((n, r) => n + (r.downtime_seconds ?? 0), 0) * 10) / 10;
+    expect(rows.filter((r) => r.fix_verdict === 'avoidable').length).toBe(impact.avoidableWithFix);
+    expect(rows.filter((r) => r.fix_verdict === 'reverted-tamper').length).toBe(impact.revertedTampers);
+    expect(sum(() => true)).toBe(impact.downtimeSeconds);
+    expect(sum((r) => r.fix_verdict === 'avoidable')).toBe(impact.avoidableDowntimeSeconds);
+  });
+});
+
+describe('drift rows', () => {
+  const drift: Drift = {
+    namespace: 'kafka',
+    kafkaCluster: 'events',
+    brokerId: '0',
+    pod: { name: 'events-0-xklrp', uid: 'u-0' },
+    at: '2026-12-01T21:59:13.512345Z',
+    by: 'bob@corp.example',
+    verb: 'patch',
+    subresource: '',
+    kind: 'image',
+    fields: [{ path: 'spec.containers[name=kafka].image', declared: 'kafka:3.9.1', to: 'kafka:4.0.0' }],
+    severity: 'tamper',
+    ended: null,
+    preFixWouldRevert: true,
+    evidence: ['w1'],
+  };
+  const debug: Drift = {
+    ...drift,
+    pod: { name: 'events-1-n7l72', uid: null },
+    brokerId: '1',
+    at: '2026-12-01T22:00:09Z',
+    verb: 'update',
+    subresource: 'ephemeralcontainers',
+    kind: 'ephemeral-container',
+    fields: [
+      { path: 'spec.ephemeralContainers[name=dbg]', declared: null, to: { name: 'dbg', image: 'busybox' } },
+    ],
+    ended: { at: '2026-12-01T22:03:00Z', how: 'pod-deleted' },
+    preFixWouldRevert: false,
+    evidence: ['w2', 'd2'],
+  };
+  const ctx = (hour: string): HourContext => ({
+    cluster: 'eks',
+    hour,
+    runAt: '2026-12-01T23:30:00Z',
+    loopStartedAt: (l) => l.firstAt,
+  });
+
+  it.each([
+    ['2026-12-01-21', ['kafka/events-0-xklrp@2026-12-01T21:59:13.512345Z']],
+    ['2026-12-01-22', ['kafka/events-1-n7l72@2026-12-01T22:00:09Z']],
+    ['2026-12-01-23', []],
+  ])('hour %s holds the drifts written in it', (hour, ids) => {
+    const rows = rowsForHour({ recreations: [], loops: [], drifts: [debug, drift] }, ctx(hour));
+    expect(rows.map((r) => `${r.record_type}:${r.id}`)).toEqual(ids.map((id) => `drift:${id}`));
+  });
+
+  it.each([
+    [
+      'a standing image swap',
+      drift,
+      '2026-12-01-21',
+      {
+        pod: 'events-0-xklrp',
+        pod_uid: 'u-0',
+        written_by: 'bob@corp.example',
+        verb: 'patch',
+        subresource: '',
+        drift_kind: 'image',
+        drift_severity: 'tamper',
+        ended_at: null,
+        ended_how: null,
+        pre_fix_would_revert: true,
+        event_time: drift.at,
+        evidence: ['w1'],
+      },
+    ],
+    [
+      'a debug container since deleted',
+      debug,
+      '2026-12-01-22',
+      {
+        pod_uid: null,
+        subresource: 'ephemeralcontainers',
+        drift_kind: 'ephemeral-container',
+        ended_at: '2026-12-01T22:03:00Z',
+        ended_how: 'pod-deleted',
+        pre_fix_would_revert: false,
+      },
+    ],
+  ])('%s: its columns, fields as JSON, recreation columns null', (_name, d, hour, want) => {
+    const [row] = rowsForHour({ recreations: [], loops: [], drifts: [d] }, ctx(hour));
+    expect(row).toMatchObject({
+      ...want,
+      namespace: 'kafka',
+      kafka_cluster: 'events',
+      broker_id: d.brokerId,
+    });
+    expect(JSON.parse(row!.drift_fields!)).toEqual(d.fields);
+    expect(row).toMatchObject({ deleted_pod: null, changes: null, fix_verdict: null, classification: null });
+    expect(Object.keys(JSON.parse(encodeRow(row!)) as object)).toEqual(FINDINGS_COLUMNS.map((c) => c.name));
   });
 });

@@ -9,7 +9,7 @@ import { tmpdir } from 'os';
 import * as path from 'path';
 import { PassThrough } from 'stream';
 import { runLocalPipeline, type LocalPipelineResult } from '../../lib/cli/local-pipeline';
-import type { AlertMessage, FightAlertMessage } from '../../lib/notify/message';
+import type { AlertMessage, DriftAlertMessage, FightAlertMessage } from '../../lib/notify/message';
 import type { ChatNotification } from '../../lib/notify/chat';
 import { chatSchemaProblems } from '../support/chat-schema';
 
@@ -68,8 +68,8 @@ describe('chat topic on the emulator, with an input over 11 MiB', () => {
   });
 
   it('titles name the broker and the cause; descriptions the fields and an HTTP(S) report link; nextSteps the recommendation', () => {
-    // Broker alerts only: this cluster's logs hold no fight.
-    type BrokerAlert = Exclude<AlertMessage, FightAlertMessage>;
+    // Loop and recreation alerts only: this cluster's logs hold no fight and no drift.
+    type BrokerAlert = Exclude<AlertMessage, FightAlertMessage | DriftAlertMessage>;
     const byId = new Map(r.sns.map((m) => [(m.body as BrokerAlert).id, m.body as BrokerAlert]));
     for (const c of r.chat) {
       const n = c.notification as ChatNotification;

@@ -2,7 +2,8 @@
 // bucket, one schedule (dispatch → analyze per cluster) writes the findings as JSON lines
 // under findings/cluster=…/dt=…/; the objects are mirrored to a folder key for key and
 // read by DuckDB with `read_json(..., hive_partitioning=true)` and the Glue table's
-// columns; README.md's own queries must give the simulator's truth.
+// columns; README.md's own queries must give the simulator's truth, and the fix's saving
+// summed over the rows the run's own summary.fixImpact.
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { promises as fs } from 'fs';
@@ -11,20 +12,21 @@ import * as path from 'path';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
 import { listObjects } from '../../lib/aws/backfill';
 import { writeFacts } from '../../lib/aws/facts-store';
-import { defaultLayout } from '../../lib/facts/partition';
+import { defaultLayout, reportKey } from '../../lib/facts/partition';
+import type { FixImpact } from '../../lib/analyze/fix-impact';
 import {
   FINDINGS_COLUMNS,
   FINDINGS_PARTITION_COLUMNS,
   type ColumnType,
 } from '../../lib/history/findings-rows';
-import type { Recreation } from '../../lib/model/findings';
+import type { Drift, Recreation } from '../../lib/model/findings';
 import { simulateCluster, type ScenarioName } from '../../sim';
 import { simulatedFacts } from '../support/sim-facts';
 import { deploy, handlerEnv, scheduleAnalysis, type Env } from './support';
 
 const BUCKET = 'athena-logs';
 const CLUSTERS: [string, ScenarioName[], number][] = [
-  ['eks-prod', ['scaleops-loop', 'affinity-loop', 'intent-change', 'manual-delete'], 21],
+  ['eks-prod', ['scaleops-loop', 'affinity-loop', 'intent-change', 'manual-delete', 'live-drift'], 21],
   ['eks-staging', ['scaleops-loop'], 22],
 ];
 /** The queries' "today": the data is of 2026-11-02, so "the last 7 days" must hold it. */
@@ -67,7 +69,12 @@ describe('Athena findings history: layout and README queries (fauxqs + DuckDB)',
   let env: Env;
   let dir: string;
   let keys: string[];
-  const truth = new Map<string, { recreations: Recreation[]; loops: number; loopCycles: number }>();
+  const truth = new Map<
+    string,
+    { recreations: Recreation[]; loops: number; loopCycles: number; drifts: Drift[] }
+  >();
+  /** Each cluster's summary.fixImpact, from the run's report in S3. */
+  const impacts = new Map<string, FixImpact>();
   const saved = { ...process.env };
 
   beforeAll(async () => {
@@ -82,6 +89,7 @@ describe('Athena findings history: layout and README queries (fauxqs + DuckDB)',
         recreations: sim.truth.recreations,
         loops: sim.truth.loops.length,
         loopCycles: sim.truth.loops.reduce((n, l) => n + l.count, 0),
+        drifts: sim.truth.drifts,
       });
       newest = Math.max(newest, Date.parse(sim.audit[sim.audit.length - 1]!.stageTimestamp));
       await writeFacts(
@@ -97,6 +105,15 @@ describe('Athena findings history: layout and README queries (fauxqs + DuckDB)',
     const run = await scheduleAnalysis(env, now);
     expect(run.failures).toBe(0);
     expect(run.clusters.map((c) => c.findingsRows > 0)).toEqual([true, true]);
+    for (const [cluster] of CLUSTERS) {
+      const res = await env.s3.send(
+        new GetObjectCommand({ Bucket: BUCKET, Key: reportKey(defaultLayout(), cluster, now) }),
+      );
+      const report = JSON.parse(await res.Body!.transformToString('utf8')) as {
+        summary: { fixImpact: FixImpact };
+      };
+      impacts.set(cluster, report.summary.fixImpact);
+    }
     // A second schedule writes nothing: each hour is written once (state/…/findings-history.json).
     const again = await scheduleAnalysis(env, new Date(now.getTime() + 5 * 60_000));
     expect(again.clusters.map((c) => c.findingsRows)).toEqual([0, 0]);
@@ -195,5 +212,69 @@ describe('Athena findings history: layout and README queries (fauxqs + DuckDB)',
       .sort((a, b) => b.reverts - a.reverts || a.webhook.localeCompare(b.webhook));
     expect(expected.length).toBeGreaterThan(0);
     expect(rows).toEqual(expected);
+  });
+
+  it('README "what the fix would have saved" sums to each run’s summary.fixImpact', async () => {
+    const rows = await query(await readmeQuery('fix-savings'));
+    expect(rows.map((r) => r.cluster)).toEqual(expect.arrayContaining(['eks-prod', 'eks-staging']));
+    for (const r of rows) {
+      const impact = impacts.get(String(r.cluster))!;
+      expect({
+        cluster: r.cluster,
+        recreations: r.recreations,
+        avoidable: r.avoidable,
+        reverted_tampers: r.reverted_tampers,
+      }).toEqual({
+        cluster: r.cluster,
+        recreations: impact.recreations,
+        avoidable: impact.avoidableWithFix,
+        reverted_tampers: impact.revertedTampers,
+      });
+      expect(Math.abs(Number(r.broker_hours_saved) - impact.avoidableDowntimeSeconds / 3600)).toBeLessThan(
+        0.006,
+      );
+    }
+    // The scaleops loop is a webhook's: the fix avoids it, and its downtime was measured.
+    expect(rows.every((r) => Number(r.avoidable) > 0 && Number(r.broker_hours_saved) > 0)).toBe(true);
+    // live-drift's pre-fix revert of bob's image swap protected the cluster: counted apart.
+    expect(rows.find((r) => r.cluster === 'eks-prod')!.reverted_tampers).toBeGreaterThan(0);
+  });
+
+  it('README "standing tamper drifts" gives the truth’s tamper drifts that never ended', async () => {
+    const rows = await query(await readmeQuery('standing-tamper-drifts'));
+    const expected = [...truth.entries()]
+      .flatMap(([cluster, t]) =>
+        t.drifts
+          .filter((d) => d.severity === 'tamper' && d.ended === null)
+          .map((d) => ({
+            cluster,
+            kafka_cluster: d.kafkaCluster,
+            broker_id: d.brokerId,
+            pod: d.pod.name,
+            written_by: d.by,
+            drift_kind: d.kind,
+            event_time: d.at,
+          })),
+      )
+      .sort((a, b) => a.event_time.localeCompare(b.event_time) || a.pod.localeCompare(b.pod));
+    expect(expected.length).toBeGreaterThan(0);
+    expect(rows).toEqual(expected);
+  });
+
+  it('holds every truth drift once, with its kind, severity and end', async () => {
+    const rows = await query(
+      `SELECT cluster, pod, event_time, drift_kind, drift_severity, ended_how, drift_fields FROM koperator_audit_prod.findings WHERE record_type = 'drift'`,
+    );
+    for (const [cluster, t] of truth) {
+      const mine = rows.filter((r) => r.cluster === cluster);
+      expect(
+        mine.map((r) => [r.pod, r.event_time, r.drift_kind, r.drift_severity, r.ended_how]).sort(),
+      ).toEqual(t.drifts.map((d) => [d.pod.name, d.at, d.kind, d.severity, d.ended?.how ?? null]).sort());
+      for (const d of t.drifts) {
+        const row = mine.find((r) => r.pod === d.pod.name && r.event_time === d.at)!;
+        const paths = (JSON.parse(String(row.drift_fields)) as { path: string }[]).map((f) => f.path);
+        expect(paths).toEqual(expect.arrayContaining(d.fields.map((f) => f.path)));
+      }
+    }
   });
 });
