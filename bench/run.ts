@@ -12,6 +12,7 @@ import { ensureBenchFile, parseSize, sizeLabel, type BenchFormat, type Generated
 import { ratios, type Ratio } from './lib/ratios';
 import { parseScaleSpecs, scaleRuns, type ScaleRun, type ScaleSpec } from './lib/scale-run';
 import { judgeTargets, type TargetVerdict } from './lib/targets';
+import { formatScaling, judgeScaling, scalingRun, type ScalingRun } from './lib/scaling';
 import {
   buildChildren,
   duckdbAvailable,
@@ -37,7 +38,10 @@ table and writes bench/results/<time>.json.
   --format LIST    jsonl, firehose (default both)
   --seed N         the simulation's seed (default 1)
   --repeat N       runs per measurement, the median reported (default 1)
-  --large          also 1 GB and 4 GB, and the 1 M fleet, judged against the targets
+  --large          also 1 GB and 4 GB, the 1 M fleet and the scaling runs, judged against the targets
+  --scaling        only the scaling runs: the 1 GB files cut into objects, read by 1, 2
+                   (and 4, with the cores) workers, judged against issue 23's targets
+  --objects N      objects the 1 GB files are cut into for the scaling runs (default 16)
   --scale SPECS    fleet sizes to analyse, e.g. 100000,300000 (0: none)
   --no-peers       leave out jq and DuckDB
   --no-zcat        leave out the zcat | wc floor
@@ -61,6 +65,10 @@ export interface BenchOptions {
   firehoseUpTo?: number;
   /** The analysis-scale runs (empty: skip them). */
   scale: ScaleSpec[];
+  /** Objects the files are cut into for the scaling runs (0 or absent: no scaling runs). */
+  scalingObjects?: number;
+  /** Size of the scaling runs' files (default 1 GB, the targets' size). */
+  scalingSize?: number;
   resultsDir: string;
   log: (s: string) => void;
 }
@@ -82,6 +90,9 @@ export interface BenchResult {
   scale: ScaleRun[];
   /** Issue 15's targets on this run's measurements. */
   targets: TargetVerdict[];
+  /** Issue 23: the command line on every core. */
+  scaling: ScalingRun[];
+  scalingTargets: TargetVerdict[];
   resultPath: string;
 }
 
@@ -120,6 +131,16 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
       files.push({ size: sizeLabel(size), file, measurements: ms, ratios: ratios(ms) });
     }
   }
+  const scaling: ScalingRun[] = [];
+  if ((o.scalingObjects ?? 0) > 0) {
+    for (const format of ['jsonl', 'firehose'] as const) {
+      const size = o.scalingSize ?? parseSize('1GB');
+      const file = await ensureBenchFile({ size, format, seed: o.seed, log: o.log });
+      scaling.push(
+        await scalingRun(file, { objects: o.scalingObjects ?? 0, peers: o.peers && !duckWhy, log: o.log }),
+      );
+    }
+  }
   const scale = await scaleRuns(o.scale, o.log);
   mkdirSync(o.resultsDir, { recursive: true });
   const resultPath = path.join(o.resultsDir, `${startedAt.replace(/[:.]/g, '-')}.json`);
@@ -132,6 +153,8 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
     files,
     scale,
     targets: judgeTargets(files, scale),
+    scaling,
+    scalingTargets: judgeScaling(scaling),
     resultPath,
   };
   writeFileSync(resultPath, `${JSON.stringify(result, null, 2)}\n`);
@@ -160,6 +183,21 @@ function parseArgs(argv: string[]): BenchOptions {
     return i >= 0 ? argv[i + 1] : undefined;
   };
   const large = has('large');
+  const scalingOnly = has('scaling');
+  const objects = Number(val('objects') ?? '16');
+  if (scalingOnly)
+    return {
+      sizes: [],
+      formats: [],
+      seed: Number(val('seed') ?? '1'),
+      repeat: 1,
+      peers: !has('no-peers'),
+      zcat: false,
+      scale: [],
+      scalingObjects: objects,
+      resultsDir: val('results') ?? path.join(ROOT, 'bench', 'results'),
+      log: (s) => process.stderr.write(`${s}\n`),
+    };
   const sizes = val('size')
     ? val('size')!.split(',').map(parseSize)
     : [parseSize('100MB'), ...(large ? [parseSize('1GB'), parseSize('4GB')] : [])];
@@ -174,6 +212,7 @@ function parseArgs(argv: string[]): BenchOptions {
     // The 1 M fleet as the CLI analyses it (spooled), under a heap cap: uncapped, V8 lets the
     // heap grow to what the machine has, which measures V8, not what the analysis needs.
     scale: parseScaleSpecs(val('scale') ?? (large ? '100000,300000,1000000:spool:600' : '100000,300000')),
+    scalingObjects: large ? objects : 0,
     resultsDir: val('results') ?? path.join(ROOT, 'bench', 'results'),
     log: (s) => process.stderr.write(`${s}\n`),
   };

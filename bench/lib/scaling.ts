@@ -4,7 +4,7 @@
 // single file on the default count and on one thread; the floor's CPU. Every full analysis's
 // findings digest must be one and the same. Judged against the issue's targets.
 import { availableParallelism } from 'os';
-import type { GeneratedFile } from '../generate';
+import { sizeLabel, type GeneratedFile } from '../generate';
 import { ensureSplit } from './split';
 import { duckdbPods, factsOnly, floor, fullAnalyze, type Input, type Measurement } from './tools';
 import type { TargetVerdict } from './targets';
@@ -21,6 +21,8 @@ export const SCALING_TARGETS = {
 } as const;
 
 export interface ScalingRun {
+  /** The file's size as labelled (1GB for the targets). */
+  size: string;
   format: string;
   objects: number;
   folder: string;
@@ -55,6 +57,7 @@ export async function scalingRun(
       `  scaling ${file.format}: ${m.name}: ${m.wallSeconds.toFixed(2)} s wall, ${m.cpuSeconds?.toFixed(2) ?? '?'} s CPU`,
     );
   const run: ScalingRun = {
+    size: sizeLabel(file.uncompressedBytes),
     format: file.format,
     objects: opts.objects,
     folder,
@@ -94,7 +97,7 @@ const x = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
 export function judgeScaling(runs: ScalingRun[]): TargetVerdict[] {
   const out: TargetVerdict[] = [];
   for (const r of runs) {
-    const label = `1 GB ${r.format} in ${r.objects} objects`;
+    const label = `${r.size} ${r.format} in ${r.objects} objects`;
     const one = r.analyze.find((m) => m.workers === 1);
     const all = [...r.analyze]
       .sort((a, b) => b.workers - a.workers)
@@ -138,7 +141,7 @@ export function judgeScaling(runs: ScalingRun[]): TargetVerdict[] {
     if (dflt && single1)
       out.push({
         // 5 %: one run on a shared VM varies more than that; a real slowdown shows above it.
-        target: `1 GB ${r.format}, one file: the default not slower than one thread (within 5 %)`,
+        target: `${r.size} ${r.format}, one file: the default not slower than one thread (within 5 %)`,
         measured: `${dflt.wallSeconds.toFixed(2)} s against ${single1.wallSeconds.toFixed(2)} s`,
         met: dflt.wallSeconds <= single1.wallSeconds * 1.05,
       });
@@ -155,7 +158,7 @@ export function judgeScaling(runs: ScalingRun[]): TargetVerdict[] {
 export function formatScaling(runs: ScalingRun[]): string[] {
   const lines: string[] = [];
   for (const r of runs) {
-    lines.push('', `scaling: 1 GB ${r.format} cut into ${r.objects} objects (${r.folder})`);
+    lines.push('', `scaling: ${r.size} ${r.format} cut into ${r.objects} objects (${r.folder})`);
     lines.push(`  ${'what'.padEnd(62)} ${'wall s'.padEnd(8)} ${'CPU s'.padEnd(8)} peak RSS MB`);
     const row = (m: Measurement) =>
       lines.push(

@@ -1,5 +1,6 @@
 // The human-readable report of a BenchResult.
 import type { BenchResult } from '../run';
+import { formatScaling } from './scaling';
 
 function pad(s: string, n: number): string {
   return s.length >= n ? s : s + ' '.repeat(n - s.length);
@@ -32,9 +33,17 @@ export function formatTable(r: BenchResult): string {
     );
   }
   lines.push('', 'targets (issue 15):');
-  for (const t of r.targets) {
-    const verdict = t.met === null ? 'not measured' : t.met ? 'met' : 'NOT met';
-    lines.push(`  ${pad(verdict, 13)} ${t.target}: ${t.measured}`);
+  const verdicts = (ts: typeof r.targets) => {
+    for (const t of ts) {
+      const verdict = t.met === null ? 'not measured' : t.met ? 'met' : 'NOT met';
+      lines.push(`  ${pad(verdict, 13)} ${t.target}: ${t.measured}`);
+    }
+  };
+  verdicts(r.targets);
+  if (r.scaling.length > 0) {
+    lines.push(...formatScaling(r.scaling));
+    lines.push('', 'targets (issue 23):');
+    verdicts(r.scalingTargets);
   }
   return `${lines.join('\n')}\n`;
 }

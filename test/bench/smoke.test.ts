@@ -1,7 +1,7 @@
 // A tiny run of the benchmark harness: a ~2 MB generated file in both formats, every
 // measurement that needs no jq or DuckDB, and a small analysis-scale run. Checks the result
 // JSON's shape and that the numbers are sane; wall-clock targets are never asserted here.
-import { mkdtempSync, readFileSync, rmSync } from 'fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { runBench, type BenchResult } from '../../bench/run';
@@ -21,6 +21,8 @@ describe('bench harness (smoke)', () => {
       peers: false,
       zcat: false,
       scale: [{ incarnations: 400 }],
+      scalingObjects: 4,
+      scalingSize: 2 * 1024 * 1024,
       resultsDir: dir,
       log: () => {},
     });
@@ -55,6 +57,21 @@ describe('bench harness (smoke)', () => {
       expect(f.ratios.length).toBe(2);
       for (const r of f.ratios) expect(Number.isFinite(r.wallRatio) && r.wallRatio > 0).toBe(true);
     }
+  });
+
+  it('reads the files cut into objects on 1 and 2 workers, with one findings digest for every run', () => {
+    expect(result.scaling.map((r) => r.format)).toEqual(['jsonl', 'firehose']);
+    for (const r of result.scaling) {
+      expect(readdirSync(r.folder)).toHaveLength(4);
+      expect(r.analyze.map((m) => m.workers).slice(0, 2)).toEqual([1, 2]);
+      const file = result.files.find((f) => f.file.format === r.format)!.file;
+      // The objects hold every event of the file, whatever the worker count.
+      for (const m of [...r.analyze, ...r.ingestion]) expect(m.records).toBe(file.events);
+      for (const m of [...r.analyze, ...r.ingestion, ...r.single]) expect(m.cpuSeconds).toBeGreaterThan(0);
+      expect(new Set([...r.analyze, ...r.single].map((m) => m.digest)).size).toBe(1);
+    }
+    const same = result.scalingTargets.filter((t) => t.target.includes('every finding identical'));
+    expect(same.map((t) => t.met)).toEqual([true, true]);
   });
 
   it('runs the analysis at scale in its own process', () => {
