@@ -12,7 +12,7 @@ import { ensureBenchFile, parseSize, sizeLabel, type BenchFormat, type Generated
 import { ratios, type Ratio } from './lib/ratios';
 import { parseScaleSpecs, scaleRuns, type ScaleRun, type ScaleSpec } from './lib/scale-run';
 import { judgeTargets, type TargetVerdict } from './lib/targets';
-import { formatScaling, judgeScaling, scalingRun, type ScalingRun } from './lib/scaling';
+import { judgeScaling, scalingRun, type ScalingRun } from './lib/scaling';
 import {
   buildChildren,
   duckdbAvailable,
