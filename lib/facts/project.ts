@@ -265,6 +265,15 @@ function intern<T>(v: T): T {
   return internedParts.intern(v);
 }
 
+/**
+ * A worker thread's projection needs its interned parts only until it has sent them: the
+ * receiving thread keeps them for the run (lib/ingest-pool/part-codec.ts SharedParts), and a
+ * smaller table bounds each worker's memory, at the price of a few parts interned again.
+ */
+export function limitInternedParts(maxEntries: number): void {
+  internedParts.limit(maxEntries);
+}
+
 /** The key of a part this thread's projection interned (see ValueInterner.keyOf). */
 export function internedPartKey(v: object): string | undefined {
   return internedParts.keyOf(v);

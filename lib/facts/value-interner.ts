@@ -29,7 +29,12 @@ export class ValueInterner {
   private readonly keys = new WeakMap<object, string>();
 
   /** Bounded by `maxEntries` values; when full it starts over, which only loses sharing. */
-  constructor(private readonly maxEntries: number) {}
+  constructor(private maxEntries: number) {}
+
+  /** A new bound; a table already larger starts over at its next new value. */
+  limit(maxEntries: number): void {
+    this.maxEntries = maxEntries;
+  }
 
   intern<T>(v: T): T {
     if (v === null || typeof v !== 'object') return v;

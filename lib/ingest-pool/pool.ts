@@ -200,7 +200,10 @@ export async function poolFacts(
     },
   };
   const shared = new SharedParts();
-  const spawn = o.spawn ?? ((script: string) => new Worker(script));
+  // A smaller young generation than V8's default: ~25 MB less resident per worker for
+  // the same CPU when measured (4 MB cost a fifth more CPU in scavenges).
+  const spawn =
+    o.spawn ?? ((script: string) => new Worker(script, { resourceLimits: { maxYoungGenerationSizeMb: 8 } }));
   const idle: PoolWorker[] = [];
   const all: PoolWorker[] = [];
   let waitingForWorker: (() => void) | null = null;
