@@ -2,6 +2,8 @@
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 
+import { linkUrl, relativeReportKey } from '../links/link-request';
+import { signToken } from '../links/token';
 import type { ReportLinkConfig } from './env-config';
 
 export interface ReportLink {
@@ -11,7 +13,8 @@ export interface ReportLink {
   /** When the pre-signed URLs stop working (RFC 3339). */
   expiresAt?: string;
   /**
-   * `exact`: the signing credentials end no sooner (or were known to end then). `at-most`:
+   * `exact`: the link function's token ends then, or the signing credentials end no sooner
+   * (or were known to end then). `at-most`:
    * temporary credentials whose end the SDK was not told (a Lambda role's, from the
    * environment), so the link may stop working sooner, when that session ends.
    */
@@ -26,6 +29,9 @@ export async function writeReport(
   link: ReportLinkConfig,
   /** The same run rendered for people, stored beside the JSON as `<key>.html`. */
   html?: string,
+  /** The link secret to sign tokens with; needed in `function` mode only. */
+  linkSecret?: () => Promise<string>,
+  now: () => number = Date.now,
 ): Promise<ReportLink> {
   await s3.send(
     new PutObjectCommand({
@@ -53,6 +59,17 @@ export async function writeReport(
     result.url = at(key);
     if (result.html && htmlKey !== null) result.html.url = at(htmlKey);
     return result;
+  }
+  if (link.mode === 'function') {
+    if (!linkSecret) throw new Error('report links by function need the link secret');
+    const secret = await linkSecret();
+    // Whole seconds, as the token holds them; the message states this very instant.
+    const expiresAt = Math.floor(now() / 1000) + link.expiresSeconds;
+    const at = (k: string) =>
+      linkUrl(link.baseUrl, signToken(secret, relativeReportKey(link.reportsPrefix, k), expiresAt));
+    result.url = at(key);
+    if (result.html && htmlKey !== null) result.html.url = at(htmlKey);
+    return Object.assign(result, { expiresAt: new Date(expiresAt * 1000).toISOString(), expiry: 'exact' as const });
   }
   const sign = (k: string) =>
     getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: k }), { expiresIn: link.expiresSeconds });

@@ -6,7 +6,7 @@ import { verifyToken } from './token';
 
 export type LinkAnswer =
   | { kind: 'redirect'; key: string }
-  | { kind: 'page'; status: 400 | 403 | 404 | 405 | 410; title: string; text: string };
+  | { kind: 'page'; status: 400 | 403 | 404 | 405 | 410 | 503; title: string; text: string };
 
 /** The link people get: the function's URL (ending in /) and the token as the whole path. */
 export function linkUrl(baseUrl: string, token: string): string {
