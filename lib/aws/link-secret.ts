@@ -37,7 +37,7 @@ export function cachedLinkSecrets(
   secretId: string,
   opts: { ttlMs: number; withPrevious: boolean; now?: () => number },
 ): LinkSecrets {
-  const now = opts.now ?? Date.now;
+  const now = opts.now ?? ((): number => Date.now());
   let cached: { current: string; previous: string | null; at: number } | undefined;
   let inflight: Promise<NonNullable<typeof cached>> | undefined;
   const load = (): Promise<NonNullable<typeof cached>> =>

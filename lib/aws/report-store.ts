@@ -69,7 +69,10 @@ export async function writeReport(
       linkUrl(link.baseUrl, signToken(secret, relativeReportKey(link.reportsPrefix, k), expiresAt));
     result.url = at(key);
     if (result.html && htmlKey !== null) result.html.url = at(htmlKey);
-    return Object.assign(result, { expiresAt: new Date(expiresAt * 1000).toISOString(), expiry: 'exact' as const });
+    return Object.assign(result, {
+      expiresAt: new Date(expiresAt * 1000).toISOString(),
+      expiry: 'exact' as const,
+    });
   }
   const sign = (k: string) =>
     getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: k }), { expiresIn: link.expiresSeconds });
