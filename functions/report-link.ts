@@ -4,7 +4,7 @@
 // function's role; anything else with a short page saying why (lib/links/link-request.ts).
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { Context, LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
+import type { Context, LambdaFunctionURLEvent, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { s3Client, secretsManagerClient } from '../lib/aws/clients';
 import { reportLinkFunctionConfigFromEnv } from '../lib/aws/env-config';
 import { cachedLinkSecrets, type LinkSecrets } from '../lib/aws/link-secret';
@@ -27,7 +27,7 @@ const COMMON_HEADERS = {
 export const handler = async (
   event: LambdaFunctionURLEvent,
   context?: Context,
-): Promise<LambdaFunctionURLResult> => {
+): Promise<APIGatewayProxyStructuredResultV2> => {
   if (context) logger.addContext(context);
   const config = reportLinkFunctionConfigFromEnv(process.env);
   let secrets = secretsById.get(config.secretId);

@@ -7,7 +7,7 @@ import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { randomUUID } from 'crypto';
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import type { LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
+import type { LambdaFunctionURLEvent, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { startLocalSecrets, type LocalSecrets } from '../../lib/aws/local-secrets';
 import { driveSqsHandler, uploadObject } from '../../lib/aws/local-stack';
 import { signToken } from '../../lib/links/token';
@@ -64,7 +64,7 @@ describe('report links through the report-link function (fauxqs)', () => {
   let fx: Fauxqs;
   let env: Env;
   let secrets: LocalSecrets;
-  let open: (url: string, method?: string) => Promise<LambdaFunctionURLResult>;
+  let open: (url: string, method?: string) => Promise<APIGatewayProxyStructuredResultV2>;
   let alerts: AlertMessage[];
   const saved = { ...process.env };
   const startedAt = Math.floor(Date.now() / 1000);
