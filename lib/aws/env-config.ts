@@ -187,8 +187,9 @@ function reportLinkFromEnv(env: Env): ReportLinkConfig {
       throw new ConfigError(
         `REPORT_LINK=function needs REPORT_LINK_URL, the report-link function's https:// URL, got "${base}"`,
       );
-    // The token's expiry is a uint32 of seconds; the reports' own retention is the real bound.
-    const expires = duration(env, 'REPORT_URL_EXPIRES', 24 * 3600);
+    // As serverless.yml's default: an alert from Friday evening still opens on Monday. The
+    // token's expiry is a uint32 of seconds; the reports' own retention is the real bound.
+    const expires = duration(env, 'REPORT_URL_EXPIRES', 7 * 24 * 3600);
     if (expires > 400 * 24 * 3600) throw new ConfigError('REPORT_URL_EXPIRES cannot exceed 400 days');
     return {
       mode,

@@ -95,6 +95,10 @@ describe('function configuration from the environment', () => {
       },
     ],
     [
+      { REPORT_LINK: 'function', REPORT_LINK_URL: 'https://x.on.aws/', REPORT_LINK_SECRET: 's' },
+      { reportLink: { expiresSeconds: 7 * 86_400, reportsPrefix: 'reports/' } },
+    ],
+    [
       { REPORT_LINK: 'url', REPORT_BASE_URL: 'https://d111.cloudfront.net/audit' },
       { reportLink: { mode: 'url', baseUrl: 'https://d111.cloudfront.net/audit/' } },
     ],
