@@ -5,7 +5,8 @@
 // dead-lettered, and since the queue is FIFO per cluster no other cluster waits for it.
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { s3Client, snsClient, eventBridgeClient } from '../lib/aws/clients';
+import { s3Client, snsClient, eventBridgeClient, secretsManagerClient } from '../lib/aws/clients';
+import { cachedLinkSecrets, type LinkSecrets } from '../lib/aws/link-secret';
 import { analyzeConfigFromEnv } from '../lib/aws/env-config';
 import { parseAnalysisRequest } from '../lib/aws/analysis-queue';
 import { analyzeCluster, type ClusterRun } from '../lib/aws/analyze-run';
@@ -14,7 +15,22 @@ import { createLogger, createMetrics, METRIC } from '../lib/aws/observability';
 
 const logger = createLogger('analyze');
 const metrics = createMetrics();
-const clients = { s3: s3Client(), sns: snsClient(), events: eventBridgeClient() };
+const clients = {
+  s3: s3Client(),
+  sns: snsClient(),
+  events: eventBridgeClient(),
+  secrets: secretsManagerClient(),
+};
+/** The link secret per secret id, kept across invocations like the clients. */
+const linkSecrets = new Map<string, LinkSecrets>();
+const linkSecretOf = (secretId: string): LinkSecrets => {
+  let s = linkSecrets.get(secretId);
+  if (!s) {
+    s = cachedLinkSecrets(clients.secrets, secretId, { ttlMs: 300_000, withPrevious: false });
+    linkSecrets.set(secretId, s);
+  }
+  return s;
+};
 
 export interface ClusterSummary {
   cluster: string;
@@ -84,6 +100,9 @@ export async function analyzeBatch(event: SQSEvent, context: Context): Promise<A
           ...(config.eventBus ? { events: clients.events() } : {}),
           config,
           logger,
+          ...(config.reportLink.mode === 'function'
+            ? { linkSecret: linkSecretOf(config.reportLink.secretId).current }
+            : {}),
         },
         request.cluster,
         now,

@@ -48,6 +48,8 @@ export interface AnalyzeRunDeps {
   events?: EventBridgeClient;
   config: AnalyzeConfig;
   logger?: RunLogger;
+  /** The report-link secret (config.reportLink.mode `function` only). */
+  linkSecret?: () => Promise<string>;
 }
 
 export interface ClusterRun {
@@ -236,6 +238,11 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
       inputs: [`cluster ${cluster}`],
       generatedAt: now.toISOString(),
     }),
+    deps.linkSecret && {
+      secret: deps.linkSecret,
+      onFallback: (e) =>
+        log.warn('report links pre-signed instead: the link secret could not be read', { error: String(e) }),
+    },
   );
 
   // Before the claim: a run that loses the race or dies after this has only rewritten

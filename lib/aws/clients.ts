@@ -8,6 +8,7 @@
 // on 127.0.0.1 has no bucket subdomains.
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { S3Client } from '@aws-sdk/client-s3';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SSMClient } from '@aws-sdk/client-ssm';
@@ -62,3 +63,6 @@ export const ssmClient = (env: Env = process.env): (() => SSMClient) =>
 
 export const eventBridgeClient = (env: Env = process.env): (() => EventBridgeClient) =>
   memo(env, 'EVENTBRIDGE', () => new EventBridgeClient({}));
+
+export const secretsManagerClient = (env: Env = process.env): (() => SecretsManagerClient) =>
+  memo(env, 'SECRETS_MANAGER', () => new SecretsManagerClient({}));

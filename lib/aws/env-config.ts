@@ -4,7 +4,7 @@ import { defaultAnalysisOptions, type AnalysisOptions } from '../analyze/options
 import { alertOptionsFromEnv } from '../alerts/options';
 import type { AlertOptions } from '../alerts/types';
 import { parseDurationSeconds } from '../config/duration';
-import { defaultLayout, type BucketLayout } from '../facts/partition';
+import { defaultLayout, normalisePrefix, type BucketLayout } from '../facts/partition';
 import { parseEksClusterArns } from '../notify/chat';
 
 type Env = Record<string, string | undefined>;
@@ -116,12 +116,23 @@ export interface AnalyzeConfig {
 }
 
 /**
- * How people reach a report: a pre-signed S3 URL (valid for `expiresSeconds`, or less if
+ * How people reach a report: the stack's report-link function (`baseUrl` + a token signed
+ * with the link secret `secretId`, valid exactly `expiresSeconds`: the function answers
+ * with a fresh pre-signed URL), a pre-signed S3 URL (valid for `expiresSeconds`, or less if
  * the signing credentials expire first), or `baseUrl` + the report's key (a CloudFront
  * distribution or any HTTPS front of the reports prefix; links that do not expire).
  */
 export type ReportLinkConfig =
-  { mode: 'presigned'; expiresSeconds: number } | { mode: 'url'; baseUrl: string };
+  | {
+      mode: 'function';
+      baseUrl: string;
+      secretId: string;
+      expiresSeconds: number;
+      /** Normalised ('' or 'a/b/'): tokens carry report keys relative to it. */
+      reportsPrefix: string;
+    }
+  | { mode: 'presigned'; expiresSeconds: number }
+  | { mode: 'url'; baseUrl: string };
 
 export function analyzeConfigFromEnv(env: Env): AnalyzeConfig {
   const analysis = defaultAnalysisOptions();
@@ -157,23 +168,66 @@ export function analyzeConfigFromEnv(env: Env): AnalyzeConfig {
   };
 }
 
+const HTTPS_BASE = /^https:\/\/[^/?#\s]+(\/[^?#\s]*)?$/;
+const withSlash = (base: string): string => (base.endsWith('/') ? base : base + '/');
+
 function reportLinkFromEnv(env: Env): ReportLinkConfig {
   const mode = env.REPORT_LINK || 'presigned';
   if (mode === 'url') {
     const base = env.REPORT_BASE_URL ?? '';
-    if (!/^https:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(base))
+    if (!HTTPS_BASE.test(base))
       throw new ConfigError(
         `REPORT_LINK=url needs REPORT_BASE_URL, an https:// URL without query, got "${base}"`,
       );
-    return { mode, baseUrl: base.endsWith('/') ? base : base + '/' };
+    return { mode, baseUrl: withSlash(base) };
+  }
+  if (mode === 'function') {
+    const base = env.REPORT_LINK_URL ?? '';
+    if (!HTTPS_BASE.test(base))
+      throw new ConfigError(
+        `REPORT_LINK=function needs REPORT_LINK_URL, the report-link function's https:// URL, got "${base}"`,
+      );
+    // As serverless.yml's default: an alert from Friday evening still opens on Monday. The
+    // token's expiry is a uint32 of seconds; the reports' own retention is the real bound.
+    const expires = duration(env, 'REPORT_URL_EXPIRES', 7 * 24 * 3600);
+    if (expires > 400 * 24 * 3600) throw new ConfigError('REPORT_URL_EXPIRES cannot exceed 400 days');
+    return {
+      mode,
+      baseUrl: withSlash(base),
+      secretId: required(env, 'REPORT_LINK_SECRET'),
+      expiresSeconds: Math.floor(expires),
+      reportsPrefix: normalisePrefix(layout(env).reportsPrefix),
+    };
   }
   if (mode !== 'presigned')
     throw new ConfigError(
-      `REPORT_LINK must be presigned or url (people get clickable HTTPS links, never s3:// URIs), got ${mode}`,
+      `REPORT_LINK must be function, presigned or url (people get clickable HTTPS links, never s3:// URIs), got ${mode}`,
     );
   const expires = duration(env, 'REPORT_URL_EXPIRES', 24 * 3600);
   if (expires > 7 * 24 * 3600) throw new ConfigError('REPORT_URL_EXPIRES cannot exceed 7 days (SigV4 limit)');
   return { mode, expiresSeconds: expires };
+}
+
+export interface ReportLinkFunctionConfig {
+  bucket: string;
+  /** Tokens name keys under this prefix only: no link reaches facts, state or logs. */
+  reportsPrefix: string;
+  /** The link secret (Secrets Manager id or ARN). */
+  secretId: string;
+  /** How long the pre-signed URL the function redirects to is valid: it is followed at once. */
+  redirectSeconds: number;
+  /** How long a read of the secret is reused before it is read again (a rotation shows after it). */
+  secretTtlMs: number;
+}
+
+export function reportLinkFunctionConfigFromEnv(env: Env): ReportLinkFunctionConfig {
+  return {
+    bucket: required(env, 'BUCKET'),
+    reportsPrefix: normalisePrefix(layout(env).reportsPrefix),
+    secretId: required(env, 'REPORT_LINK_SECRET'),
+    redirectSeconds: duration(env, 'REDIRECT_EXPIRES', 300),
+    secretTtlMs: duration(env, 'SECRET_TTL', 900) * 1000,
+  };
 }
 
 export interface NotifyConfig {

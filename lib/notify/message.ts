@@ -21,13 +21,16 @@ export type Severity = 'critical' | 'warning' | 'info';
 export interface ReportPointer {
   /** s3://bucket/key of the run's full JSON report, for machines; never shown to people. */
   uri: string;
-  /** Its HTTPS URL: pre-signed, or under the configured base URL. */
+  /** Its HTTPS URL: the report-link function's (a token), pre-signed, or under the configured base URL. */
   url?: string;
   /** The same run as a self-contained HTML page for people: s3:// URI and HTTPS URL. */
   html?: { uri: string; url?: string };
-  /** When a pre-signed URL stops working (RFC 3339); absent for URLs that do not expire. */
+  /** When the link stops working (RFC 3339); absent for URLs that do not expire. */
   expiresAt?: string;
-  /** `at-most` (or absent, in older messages): it may stop sooner, when the signing session ends. */
+  /**
+   * `exact` (token links always), or `at-most` (or absent, in older messages): a pre-signed
+   * URL may stop sooner, when the signing session ends.
+   */
   expiry?: 'exact' | 'at-most';
 }
 

@@ -114,6 +114,7 @@ export interface ReportLinkWords {
   /** HTTPS URL of the report for people (the HTML page when there is one). */
   url: string;
   /**
+   * "valid until …" for a link of the report-link function (its token's own end, exact),
    * "valid until … at the latest" for a pre-signed URL, null for one that does not expire.
    * At the latest: S3 also refuses it once the credentials that signed it expire, and a
    * Lambda role's session may end first without the function being told when.
@@ -136,8 +137,9 @@ export function reportLinkOf(r: ReportPointer | null): ReportLinkWords | null {
 }
 
 /**
- * Only what is known: an exact end when the signing credentials' end was known, else the
- * requested end as an upper bound, and why it may come sooner.
+ * Only what is known: an exact end for a token link, or a pre-signed URL whose signing
+ * credentials' end was known, else the requested end as an upper bound, and why it may
+ * come sooner.
  */
 function lifetimeWords(expiresAt: string, expiry: 'exact' | 'at-most' | undefined): string {
   const at = expiresAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC');

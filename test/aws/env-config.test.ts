@@ -3,6 +3,7 @@ import {
   dispatchConfigFromEnv,
   ingestConfigFromEnv,
   notifyConfigFromEnv,
+  reportLinkFunctionConfigFromEnv,
 } from '../../lib/aws/env-config';
 
 describe('function configuration from the environment', () => {
@@ -76,6 +77,28 @@ describe('function configuration from the environment', () => {
       { reportLink: { mode: 'presigned', expiresSeconds: 7200 } },
     ],
     [
+      {
+        REPORT_LINK: 'function',
+        REPORT_LINK_URL: 'https://abc123.lambda-url.eu-west-1.on.aws',
+        REPORT_LINK_SECRET: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:links-AbCdEf',
+        REPORT_URL_EXPIRES: '30d',
+        REPORTS_PREFIX: '/audit/reports',
+      },
+      {
+        reportLink: {
+          mode: 'function',
+          baseUrl: 'https://abc123.lambda-url.eu-west-1.on.aws/',
+          secretId: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:links-AbCdEf',
+          expiresSeconds: 30 * 86_400,
+          reportsPrefix: 'audit/reports/',
+        },
+      },
+    ],
+    [
+      { REPORT_LINK: 'function', REPORT_LINK_URL: 'https://x.on.aws/', REPORT_LINK_SECRET: 's' },
+      { reportLink: { expiresSeconds: 7 * 86_400, reportsPrefix: 'reports/' } },
+    ],
+    [
       { REPORT_LINK: 'url', REPORT_BASE_URL: 'https://d111.cloudfront.net/audit' },
       { reportLink: { mode: 'url', baseUrl: 'https://d111.cloudfront.net/audit/' } },
     ],
@@ -114,6 +137,25 @@ describe('function configuration from the environment', () => {
     [{ BUCKET: 'b', TOPIC_ARN: 't', REPORT_LINK: 'url', REPORT_BASE_URL: 'http://x.example' }, /https/],
     [{ BUCKET: 'b', TOPIC_ARN: 't', EKS_CLUSTER_ARNS: 'prod=arn:aws:s3:::b' }, /EKS_CLUSTER_ARNS/],
     [{ BUCKET: 'b', TOPIC_ARN: 't', REPORT_LINK: 'presigned', REPORT_URL_EXPIRES: '8d' }, /7 days/],
+    [
+      { BUCKET: 'b', TOPIC_ARN: 't', REPORT_LINK: 'function', REPORT_LINK_SECRET: 's' },
+      /needs REPORT_LINK_URL/,
+    ],
+    [
+      { BUCKET: 'b', TOPIC_ARN: 't', REPORT_LINK: 'function', REPORT_LINK_URL: 'https://x.on.aws/' },
+      /REPORT_LINK_SECRET is not set/,
+    ],
+    [
+      {
+        BUCKET: 'b',
+        TOPIC_ARN: 't',
+        REPORT_LINK: 'function',
+        REPORT_LINK_URL: 'https://x.on.aws/',
+        REPORT_LINK_SECRET: 's',
+        REPORT_URL_EXPIRES: '401d',
+      },
+      /400 days/,
+    ],
     [{ BUCKET: 'b', TOPIC_ARN: 't', ALERT_RECREATION_CLASSES: 'oops' }, /unknown class/],
     [{ BUCKET: 'b', TOPIC_ARN: 't', FINDINGS_SETTLE: 'later' }, /FINDINGS_SETTLE must be a duration/],
   ])('analyze refuses %j', (env, msg) => expect(() => analyzeConfigFromEnv(env)).toThrow(msg));
@@ -144,5 +186,21 @@ describe('function configuration from the environment', () => {
       maxDelayMs: 20_000,
     });
     expect(() => notifyConfigFromEnv({})).toThrow(/SLACK_WEBHOOK_PARAMETER/);
+  });
+
+  it('report link: the bucket, the reports prefix (normalised), the secret; redirects valid 5 min', () => {
+    expect(reportLinkFunctionConfigFromEnv({ BUCKET: 'b', REPORT_LINK_SECRET: 'arn:s' })).toEqual({
+      bucket: 'b',
+      reportsPrefix: 'reports/',
+      secretId: 'arn:s',
+      redirectSeconds: 300,
+      secretTtlMs: 900_000,
+    });
+    expect(
+      reportLinkFunctionConfigFromEnv({ BUCKET: 'b', REPORT_LINK_SECRET: 's', REPORTS_PREFIX: 'r' })
+        .reportsPrefix,
+    ).toBe('r/');
+    expect(() => reportLinkFunctionConfigFromEnv({ BUCKET: 'b' })).toThrow(/REPORT_LINK_SECRET is not set/);
+    expect(() => reportLinkFunctionConfigFromEnv({ REPORT_LINK_SECRET: 's' })).toThrow(/BUCKET is not set/);
   });
 });

@@ -7,6 +7,7 @@ import { startFauxqs, type Fauxqs } from '../support/fauxqs';
 import { loadAlertState, saveAlertState } from '../../lib/aws/alert-state-store';
 import { listFactsClusters, readFactsWindow, writeFacts } from '../../lib/aws/facts-store';
 import { writeReport } from '../../lib/aws/report-store';
+import { signToken } from '../../lib/links/token';
 import { cachedSsmParameter } from '../../lib/aws/ssm-secret';
 import { startLocalSsm, type LocalSsm } from '../../lib/aws/local-ssm';
 import { runBackfill } from '../../lib/cli/backfill';
@@ -214,6 +215,50 @@ describe('report store', () => {
       expect(until).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 3600_000);
       expect(until).toBeLessThanOrEqual(Date.now() + 3600_000);
     }
+  });
+});
+
+describe('report store, links by the report-link function', () => {
+  const config = {
+    mode: 'function' as const,
+    baseUrl: 'https://abc.lambda-url.us-east-1.on.aws/',
+    secretId: 'links',
+    expiresSeconds: 30 * 86_400,
+    reportsPrefix: 'reports/',
+  };
+
+  it('signs a token per link, valid exactly the configured time from now', async () => {
+    const now = Date.parse('2026-12-02T10:00:00.700Z');
+    const link = await writeReport(s3, 'stores', 'reports/cluster=a/r4.json', { a: 4 }, config, '<p>r4</p>', {
+      secret: () => Promise.resolve('k'.repeat(64)),
+      now: () => now,
+    });
+    const expiresAt = Math.floor(now / 1000) + 30 * 86_400;
+    expect(link).toEqual({
+      uri: 's3://stores/reports/cluster=a/r4.json',
+      url: config.baseUrl + signToken('k'.repeat(64), 'cluster=a/r4.json', expiresAt),
+      html: {
+        uri: 's3://stores/reports/cluster=a/r4.html',
+        url: config.baseUrl + signToken('k'.repeat(64), 'cluster=a/r4.html', expiresAt),
+      },
+      expiresAt: '2027-01-01T10:00:00.000Z',
+      expiry: 'exact',
+    });
+  });
+
+  it('falls back to pre-signed links (at most 7 days) when the secret cannot be read, and says so', async () => {
+    const failures: unknown[] = [];
+    const link = await writeReport(s3, 'stores', 'reports/r5.json', { a: 5 }, config, undefined, {
+      secret: () => Promise.reject(new Error('AccessDeniedException')),
+      onFallback: (e) => failures.push(e),
+    });
+    expect(failures).toEqual([new Error('AccessDeniedException')]);
+    expect(link.url).toMatch(/X-Amz-Expires=604800&/);
+    expect(await (await fetch(link.url!)).json()).toEqual({ a: 5 });
+  });
+
+  it('refuses to write function links without a way to sign them', async () => {
+    await expect(writeReport(s3, 'stores', 'reports/r6.json', {}, config)).rejects.toThrow(/link secret/);
   });
 });
 

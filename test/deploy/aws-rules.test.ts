@@ -71,6 +71,7 @@ function translation(t: Template, run: RecordedRun): Translate {
       [run.stack.chatTopicArn]: 'CHAT_TOPIC_ARN',
       [run.stack.analysisQueueUrl]: 'ANALYSIS_QUEUE_URL',
       [run.stack.webhookParameter]: 'SLACK_WEBHOOK_PARAMETER',
+      [run.stack.linkSecretArn]: 'REPORT_LINK_SECRET',
     };
     const name = carriers[v];
     return name ? envs.find((e) => e[name] !== undefined)?.[name] : undefined;
@@ -84,6 +85,7 @@ function translation(t: Template, run: RecordedRun): Translate {
     bucket: must,
     topicArn: must,
     parameterName: must,
+    secretArn: must,
     queueArn: (url) => {
       const m = /^https:\/\/sqs\.([^.]+)\.amazonaws\.com\/(\d+)\/(.+)$/.exec(must(url));
       if (!m) throw new Error(`not an SQS queue URL: ${must(url)}`);
@@ -104,7 +106,13 @@ function requestsOf(p: Packaged, t: Template, run: RecordedRun): IamRequest[] {
     JSON.stringify(t.Resources.LogsBucket?.Properties?.BucketEncryption ?? ''),
   )?.[0];
   const parameterKey = p.set.params.slackWebhookKmsKeyArn;
-  const keys = { ...(bucketKey ? { bucketKey } : {}), ...(parameterKey ? { parameterKey } : {}) };
+  const secretKeyId = t.Resources.ReportLinkSecret?.Properties?.KmsKeyId;
+  const secretKey = secretKeyId === undefined ? undefined : r.string(secretKeyId);
+  const keys = {
+    ...(bucketKey ? { bucketKey } : {}),
+    ...(parameterKey ? { parameterKey } : {}),
+    ...(secretKey ? { secretKey } : {}),
+  };
   const fromCalls = run.calls.flatMap((c) => requestsForCall(c, translation(t, run), r.d, keys));
   return [...fromCalls, ...implicitRequests(t, r), ...topicKeyRequests(t, r, fromCalls)];
 }
@@ -129,12 +137,17 @@ describe.each(PARAMETER_SETS.map((s) => [s.name]))('parameter set: %s', (name) =
   });
 
   it('allows every call the functions make, as the role policies say', async () => {
-    const t = effectiveTemplate(of().template);
+    const p = of();
+    const t = effectiveTemplate(p.template);
     const run = await runFor(t);
     // The run did what a deployment does: alerts published and posted.
     expect(run.alerts).toBeGreaterThan(0);
     expect(run.slackPosts).toBe(run.alerts);
-    const requests = requestsOf(of(), t, run);
+    // Where the report-link function is deployed, every alert's two links (JSON, HTML) open.
+    const linkFunction = functionKeys(t).has('ReportLinkLambdaFunction');
+    expect(linkFunction).toBe((p.set.params.reportLink ?? 'function') === 'function');
+    expect(run.linksRedirected).toBe(linkFunction ? 2 * run.alerts : 0);
+    const requests = requestsOf(p, t, run);
     const verdict = await evaluateRequests(rolesOfFunctions(t, new Resolver(t)), requests, '123456789012');
     expect(verdict.denied).toEqual([]);
     expect(verdict.evaluated).toBeGreaterThan(10);
@@ -259,6 +272,25 @@ describe('each check fails on a planted fault', () => {
         doc.Statement = doc.Statement.filter((x) => x.Sid !== 'ReadLogs');
       },
       /IngestRole: s3:GetObject on arn:aws:s3:::koperator-audit-test-\w+\/logs\/eks-rules\/.* is ImplicitlyDenied/,
+    ],
+    [
+      'the report-link function may not read the link secret',
+      (t) => {
+        const doc = (props(t, 'ReportLinkRole').Policies as { PolicyDocument: { Statement: Props[] } }[])[0]!
+          .PolicyDocument;
+        doc.Statement = doc.Statement.filter((x) => x.Sid !== 'ReadLinkSecret');
+      },
+      /ReportLinkRole: secretsmanager:GetSecretValue on arn:aws:secretsmanager:us-east-1:123456789012:secret:koperator-audit-test-ReportLinkSecret-[\w-]+ with \{"secretsmanager:VersionStage":"AWSPREVIOUS"\} is ImplicitlyDenied/,
+    ],
+    [
+      'the report-link function may read facts too, but not reports',
+      (t) => {
+        const s = (
+          props(t, 'ReportLinkRole').Policies as { PolicyDocument: { Statement: Props[] } }[]
+        )[0]!.PolicyDocument.Statement.find((x) => x.Sid === 'ReadReports')!;
+        s.Resource = { 'Fn::Sub': 'arn:${AWS::Partition}:s3:::koperator-audit-test-*/facts/*' };
+      },
+      /ReportLinkRole: s3:GetObject on arn:aws:s3:::koperator-audit-test-\w+\/reports\/cluster=eks-rules\/.*\.html is ImplicitlyDenied \(reportLink: S3 PresignGetObject\)/,
     ],
   ])(
     'IAM: %s',

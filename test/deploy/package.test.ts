@@ -95,10 +95,11 @@ describe('osls package (offline)', () => {
       'eksLogGroups.zip',
       'ingest.zip',
       'notifySlack.zip',
+      'reportLink.zip',
     ]);
   });
 
-  it('declares the five functions on Node 24 with their own roles', () => {
+  it('declares the six functions on Node 24 with their own roles', () => {
     const fns = ofType('AWS::Lambda::Function');
     expect(fns.map(([id]) => id).sort()).toEqual([
       'AnalyzeLambdaFunction',
@@ -106,6 +107,7 @@ describe('osls package (offline)', () => {
       'EksLogGroupsLambdaFunction',
       'IngestLambdaFunction',
       'NotifySlackLambdaFunction',
+      'ReportLinkLambdaFunction',
     ]);
     // Node 20 reached end of life on 2026-04-30; Lambda blocks new functions on a deprecated runtime.
     for (const [, f] of fns) expect(f.Properties.Runtime).toBe('nodejs24.x');
@@ -114,12 +116,20 @@ describe('osls package (offline)', () => {
     expect(text(res('NotifySlackLambdaFunction').Properties.Role)).toContain('NotifyRole');
     expect(text(res('DispatchAnalysisLambdaFunction').Properties.Role)).toContain('DispatchRole');
     expect(text(res('EksLogGroupsLambdaFunction').Properties.Role)).toContain('EksLogGroupsRole');
+    expect(text(res('ReportLinkLambdaFunction').Properties.Role)).toContain('ReportLinkRole');
     // With no eksClusters, the custom resource function's role is the only EKS one.
     expect(
       ofType('AWS::IAM::Role')
         .map(([id]) => id)
         .sort(),
-    ).toEqual(['AnalyzeRole', 'DispatchRole', 'EksLogGroupsRole', 'IngestRole', 'NotifyRole']);
+    ).toEqual([
+      'AnalyzeRole',
+      'DispatchRole',
+      'EksLogGroupsRole',
+      'IngestRole',
+      'NotifyRole',
+      'ReportLinkRole',
+    ]);
   });
 
   it('bundles for the runtime it deploys to (esbuild target node24)', () => {
@@ -201,7 +211,7 @@ describe('osls package (offline)', () => {
     const env = (res('AnalyzeLambdaFunction').Properties.Environment as { Variables: Json }).Variables;
     expect(env.CHAT_TOPIC_ARN).toEqual({ Ref: 'ChatTopic' });
     expect(env.TOPIC_ARN).toEqual({ Ref: 'AlertsTopic' });
-    expect(env.REPORT_LINK).toBe('presigned');
+    expect(env.REPORT_LINK).toBe('function');
     const publish = statementsOf('AnalyzeRole').find((s) => actions(s).includes('sns:Publish'))!;
     expect(publish.Resource).toEqual([{ Ref: 'AlertsTopic' }, { Ref: 'ChatTopic' }]);
     // EventBridge only when asked for: the event bus name and the right to put events are conditional.
@@ -366,7 +376,7 @@ describe('osls package (offline)', () => {
 
   it('keeps function logs for the configured retention', () => {
     const groups = ofType('AWS::Logs::LogGroup');
-    expect(groups).toHaveLength(5);
+    expect(groups).toHaveLength(6);
     for (const [, g] of groups) expect(g.Properties.RetentionInDays).toBe(30);
   });
 
@@ -432,6 +442,7 @@ describe('osls package (offline)', () => {
         's3:GetObject',
         's3:ListBucket',
         's3:PutObject',
+        'secretsmanager:GetSecretValue',
         'sns:Publish',
         'sqs:ChangeMessageVisibility',
         'sqs:DeleteMessage',
@@ -441,6 +452,16 @@ describe('osls package (offline)', () => {
     ],
     ['DispatchRole', ['logs:CreateLogStream', 'logs:PutLogEvents', 's3:ListBucket', 'sqs:SendMessage']],
     ['NotifyRole', ['logs:CreateLogStream', 'logs:PutLogEvents', 'sqs:SendMessage', 'ssm:GetParameter']],
+    [
+      'ReportLinkRole',
+      [
+        'logs:CreateLogStream',
+        'logs:PutLogEvents',
+        's3:GetObject',
+        's3:ListBucket',
+        'secretsmanager:GetSecretValue',
+      ],
+    ],
   ])('%s may do only what its function does', (role, expected) => {
     const got = [
       ...new Set(
@@ -463,6 +484,9 @@ describe('osls package (offline)', () => {
     ['DispatchRole', 'sqs:SendMessage', 'AnalysisQueue', 'IngestQueue'],
     ['IngestRole', 'sqs:SendMessage', 'AnalysisQueue', 'IngestQueue'],
     ['NotifyRole', 'ssm:GetParameter', 'parameter/koperator-audit/test/slack-webhook-url', '*'],
+    ['ReportLinkRole', 's3:GetObject', '/reports/*', 'facts/'],
+    ['ReportLinkRole', 'secretsmanager:GetSecretValue', 'ReportLinkSecret', '*'],
+    ['AnalyzeRole', 'secretsmanager:GetSecretValue', 'ReportLinkSecret', '*'],
   ])('%s: %s on %s only', (role, action, must, mustNot) => {
     const rs = statementsOf(role)
       .filter((s) => actions(s).includes(action))
@@ -607,5 +631,39 @@ describe('osls package (offline)', () => {
     const throttles = text(res('ThrottlesAlarm').Properties.Metrics);
     for (const fn of ['ingest', 'analyze', 'dispatchAnalysis'])
       expect(throttles).toContain(`koperator-audit-test-${fn}`);
+  });
+
+  it('serves report links from a function URL whose token is the authorization, all of it only with reportLink=function', () => {
+    expect(res('ReportLinkLambdaFunctionUrl').Properties).toMatchObject({ AuthType: 'NONE' });
+    const conditional = Object.entries(template.Resources as Record<string, { Condition?: string }>)
+      .filter(([, r]) => r.Condition === 'UseLinkFunction')
+      .map(([id]) => id)
+      .sort();
+    expect(conditional).toEqual([
+      'ReportLinkLambdaFunction',
+      'ReportLinkLambdaFunctionUrl',
+      'ReportLinkLambdaPermissionFn',
+      'ReportLinkLambdaPermissionFnUrl',
+      'ReportLinkLogGroup',
+      'ReportLinkRole',
+      'ReportLinkSecret',
+    ]);
+    // Nothing else names them unless under the same condition.
+    expect(text(template.Conditions.UseLinkFunction)).toBe(
+      JSON.stringify({ 'Fn::Equals': ['function', 'function'] }),
+    );
+    expect((template.Outputs.ReportLinkLambdaFunctionUrl as { Condition?: string }).Condition).toBe(
+      'UseLinkFunction',
+    );
+    const env = (res('AnalyzeLambdaFunction').Properties.Environment as { Variables: Json }).Variables;
+    expect(env.REPORT_LINK_URL).toEqual({
+      'Fn::If': ['UseLinkFunction', { 'Fn::GetAtt': ['ReportLinkLambdaFunctionUrl', 'FunctionUrl'] }, ''],
+    });
+    expect(env.REPORT_URL_EXPIRES).toBe('7d');
+    // The secret is generated by CloudFormation: no value in the template.
+    expect(res('ReportLinkSecret').Properties).toMatchObject({
+      GenerateSecretString: { PasswordLength: 64 },
+    });
+    expect(res('ReportLinkSecret').Properties.SecretString).toBeUndefined();
   });
 });

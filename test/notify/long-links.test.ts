@@ -7,6 +7,8 @@ import { CHAT_LIMITS, buildChatNotification } from '../../lib/notify/chat';
 import { buildEmailText } from '../../lib/notify/email';
 import { toAlertMessage } from '../../lib/notify/message';
 import { buildSlackPayload } from '../../lib/notify/slack';
+import { linkUrl } from '../../lib/links/link-request';
+import { signToken } from '../../lib/links/token';
 import { chatSchemaProblems } from '../support/chat-schema';
 import { ctx, loopEvent, recreationEvent } from './fixtures';
 
@@ -85,5 +87,29 @@ describe('report links of real length', () => {
     const m = toAlertMessage(recreationEvent, { ...ctx, report: { ...ctx.report, expiry } });
     expect(buildEmailText(m)).toContain(`(${words})`);
     expect(buildChatNotification(m).content.description).toContain(`(${words})`);
+  });
+
+  it('carries a report-link function link (~150 characters) whole everywhere, the next step included, with its exact end', () => {
+    const expiresAt = Math.floor(Date.parse('2026-11-09T11:31:00Z') / 1000);
+    const url = linkUrl(
+      'https://abcdefghijklmnopqrstuvwxyz234567.lambda-url.eu-west-1.on.aws/',
+      signToken('s'.repeat(64), 'cluster=eks-prod/2026-11-02T11-31-00Z.html', expiresAt),
+    );
+    expect(url.length).toBeLessThan(160);
+    const report = {
+      ...ctx.report,
+      url,
+      html: { uri: 's3://b/r.html', url },
+      expiresAt: new Date(expiresAt * 1000).toISOString(),
+      expiry: 'exact' as const,
+    };
+    const m = toAlertMessage(loopEvent, { ...ctx, report });
+    const chat = buildChatNotification(m);
+    expect(chat.content.nextSteps.some((s) => s.includes(url))).toBe(true);
+    expect(chat.content.description).toContain(`${url}`);
+    expect(chat.content.description).toContain('(link valid until 2026-11-09 11:31:00 UTC)');
+    expect(buildEmailText(m)).toContain('(link valid until 2026-11-09 11:31:00 UTC)');
+    expect(buildEmailText(m)).not.toContain('at the latest');
+    expect(JSON.stringify(buildSlackPayload(m))).toContain(`<${url}|Full report>`);
   });
 });

@@ -5,13 +5,14 @@
 import { AsyncLocalStorage } from 'async_hooks';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { S3Client } from '@aws-sdk/client-s3';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SSMClient } from '@aws-sdk/client-ssm';
 
 export interface RawCall {
   fn: string;
-  /** S3, SQS, SNS, SSM, EventBridge */
+  /** S3, SQS, SNS, SSM, EventBridge, SecretsManager */
   service: string;
   /** The SDK command's name less "Command": GetObject, ListObjectsV2, … */
   operation: string;
@@ -38,6 +39,7 @@ const CLIENTS: [string, { prototype: object }][] = [
   ['SNS', SNSClient],
   ['SSM', SSMClient],
   ['EventBridge', EventBridgeClient],
+  ['SecretsManager', SecretsManagerClient],
 ];
 
 /**

@@ -1,17 +1,20 @@
-// One end-to-end run of the four functions on the emulator (fauxqs, a Parameter Store and
-// a Slack stand-in), each with the environment a packaged template gives it, recording
-// every AWS call each makes: the example logs are ingested (plus one object deleted after
-// its notification), the schedule dispatches and analyses, the notifier posts the alerts.
+// One end-to-end run of the functions on the emulator (fauxqs, a Parameter Store, a
+// Secrets Manager and a Slack stand-in), each with the environment a packaged template gives
+// it, recording every AWS call each makes: the example logs are ingested (plus one object
+// deleted after its notification), the schedule dispatches and analyses, the notifier posts
+// the alerts, and where the template deploys the report-link function, every alert's link
+// is opened through it.
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { randomUUID } from 'crypto';
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { Context, LambdaFunctionURLEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { enqueueObjects, listObjects } from '../../../lib/aws/backfill';
 import { startFauxqs } from '../../../lib/aws/fauxqs-server';
 import { listFactsHours } from '../../../lib/aws/facts-store';
 import { runSchedule } from '../../../lib/aws/local-schedule';
 import { startLocalSlack } from '../../../lib/aws/local-slack';
+import { startLocalSecrets } from '../../../lib/aws/local-secrets';
 import { startLocalSsm } from '../../../lib/aws/local-ssm';
 import {
   createLocalStack,
@@ -22,6 +25,8 @@ import {
   type LocalStack,
 } from '../../../lib/aws/local-stack';
 import { defaultLayout, hourStart } from '../../../lib/facts/partition';
+import { lambdaContext } from '../../../lib/aws/local-lambda';
+import type { AlertMessage } from '../../../lib/notify/message';
 import { listLocal } from '../../../lib/sources/local';
 import { asFunction, recordCalls, type RawCall } from './call-recorder';
 
@@ -34,13 +39,47 @@ const CLUSTER = 'eks-rules';
 export type EmulatedStack = Pick<
   LocalStack,
   'bucket' | 'ingestQueueUrl' | 'analysisQueueUrl' | 'topicArn' | 'chatTopicArn'
-> & { webhookParameter: string };
+> & { webhookParameter: string; linkSecretArn: string };
 
 export interface RecordedRun {
   calls: RawCall[];
   stack: EmulatedStack;
   alerts: number;
   slackPosts: number;
+  /** Alert links the report-link function answered with a redirect (0 where it is not deployed). */
+  linksRedirected: number;
+}
+
+/** The event a function URL gives its function for a GET of `url`. */
+function urlEvent(url: string): LambdaFunctionURLEvent {
+  const u = new URL(url);
+  const http = {
+    method: 'GET',
+    path: u.pathname,
+    protocol: 'HTTP/1.1',
+    sourceIp: '203.0.113.9',
+    userAgent: 'x',
+  };
+  return {
+    version: '2.0',
+    routeKey: '$default',
+    rawPath: u.pathname,
+    rawQueryString: '',
+    headers: { host: u.host },
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: 'anonymous',
+      apiId: 'x',
+      domainName: u.host,
+      domainPrefix: 'x',
+      http,
+      requestId: randomUUID(),
+      routeKey: '$default',
+      stage: '$default',
+      time: '',
+      timeEpoch: Date.now(),
+    },
+  };
 }
 
 /**
@@ -54,6 +93,10 @@ export async function recordedRun(envOf: (fn: string) => Record<string, string>)
   // every run must read it (and be recorded reading it) from its own stand-in.
   const webhookParameter = `/koperator-audit-rules/${randomUUID()}/slack-webhook-url`;
   const ssm = await startLocalSsm({ [webhookParameter]: { value: slack.url, type: 'SecureString' } });
+  const secrets = await startLocalSecrets({
+    [`rules-${randomUUID()}`]: 'rules-link-secret-'.padEnd(64, 'x'),
+  });
+  const linkSecretArn = Object.values(secrets.arns)[0]!;
   const saved = { ...process.env };
   const clients = localClients(fx.clientConfig);
   const { s3, sqs } = clients;
@@ -64,6 +107,7 @@ export async function recordedRun(envOf: (fn: string) => Record<string, string>)
     AWS_SECRET_ACCESS_KEY: 'test',
     AWS_ENDPOINT_URL: fx.endpoint,
     AWS_ENDPOINT_URL_SSM: ssm.endpoint,
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint,
     KOPERATOR_AUDIT_S3_PATH_STYLE: 'true',
     POWERTOOLS_LOG_LEVEL: 'ERROR',
     POWERTOOLS_METRICS_DISABLED: 'true',
@@ -74,6 +118,7 @@ export async function recordedRun(envOf: (fn: string) => Record<string, string>)
     CHAT_TOPIC_ARN: stack.chatTopicArn,
     ANALYSIS_QUEUE_URL: stack.analysisQueueUrl,
     SLACK_WEBHOOK_PARAMETER: webhookParameter,
+    REPORT_LINK_SECRET: linkSecretArn,
   };
   /** The handler as Lambda runs it: its own environment, its calls recorded as its own. */
   const as =
@@ -109,6 +154,7 @@ export async function recordedRun(envOf: (fn: string) => Record<string, string>)
     const dispatch = await import('../../../functions/dispatch-analysis');
     const analyze = await import('../../../functions/analyze');
     const notify = await import('../../../functions/notify-slack');
+    const reportLink = await import('../../../functions/report-link');
 
     await driveSqsHandler(sqs, stack.ingestQueueUrl, stack.ingestQueueArn, as('ingest', ingest.handler), {
       batchSize: 5,
@@ -140,17 +186,28 @@ export async function recordedRun(envOf: (fn: string) => Record<string, string>)
       stack.alertsSubscriptionArn,
       as('notifySlack', notify.handler),
     );
+    let linksRedirected = 0;
+    if (Object.keys(envOf('reportLink')).length > 0) {
+      const open = as('reportLink', (e: LambdaFunctionURLEvent) => reportLink.handler(e));
+      for (const e of events) {
+        const report = (JSON.parse(e.Records[0]!.Sns.Message) as AlertMessage).report;
+        for (const url of [report?.url, report?.html?.url])
+          if (url && (await open(urlEvent(url), lambdaContext('reportLink'))).statusCode === 302)
+            linksRedirected++;
+      }
+    }
     calls = stop();
     return {
       calls,
-      stack: { ...stack, webhookParameter },
+      stack: { ...stack, webhookParameter, linkSecretArn },
       alerts: events.length,
       slackPosts: slack.requests.length,
+      linksRedirected,
     };
   } finally {
     if (calls.length === 0) stop();
     for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
     Object.assign(process.env, saved);
-    await Promise.all([fx.stop(), slack.stop(), ssm.stop()]);
+    await Promise.all([fx.stop(), slack.stop(), ssm.stop(), secrets.stop()]);
   }
 }

@@ -23,6 +23,7 @@ export interface Translate {
   queueArn(url: string): string;
   topicArn(arn: string): string;
   parameterName(name: string): string;
+  secretArn(id: string): string;
 }
 
 const S3_OBJECT_ACTIONS: Record<string, string> = {
@@ -56,6 +57,8 @@ export interface Keys {
   bucketKey?: string;
   /** The customer managed key of the webhook SecureString, if any. */
   parameterKey?: string;
+  /** The customer managed key of the report-link secret, if any. */
+  secretKey?: string;
 }
 
 /** The IAM requests behind one recorded SDK call; throws for a call it does not know. */
@@ -113,6 +116,17 @@ export function requestsForCall(c: RawCall, t: Translate, d: Resolver['d'], keys
         ...req('kms:Decrypt', keys.parameterKey),
         why: `${why}: SecureString under a customer managed key`,
       });
+    return out;
+  }
+  if (c.service === 'SecretsManager' && c.operation === 'GetSecretValue') {
+    const stage = String(input.VersionStage ?? 'AWSCURRENT');
+    const out = [
+      req('secretsmanager:GetSecretValue', t.secretArn(String(input.SecretId)), {
+        'secretsmanager:VersionStage': stage,
+      }),
+    ];
+    if (keys.secretKey)
+      out.push({ ...req('kms:Decrypt', keys.secretKey), why: `${why}: secret under a customer managed key` });
     return out;
   }
   if (c.service === 'EventBridge' && c.operation === 'PutEvents') {

@@ -25,6 +25,8 @@ export const PARAMETER_SETS: readonly ParameterSet[] = [
   // 31 characters: the longest stage infra/names.cjs admits.
   { name: 'long stage', stage: 'production-eu-west-1-team-kafka', params: {} },
   { name: 'hyphenated stage', stage: 'team-a-prod', params: {} },
+  // Pre-signed links: no report-link function, no link secret.
+  { name: 'presigned links', stage: 'test', params: { reportLink: 'presigned' } },
 ];
 
 const root = path.join(__dirname, '..', '..', '..');

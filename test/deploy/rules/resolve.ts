@@ -61,6 +61,12 @@ const KINDS: Record<string, Kind> = {
     ref: 'name',
     arn: (d, n) => `arn:${d.partition}:logs:${d.region}:${d.accountId}:log-group:${n}:*`,
   },
+  'AWS::SecretsManager::Secret': {
+    name: (p) => p.Name,
+    ref: 'arn',
+    // Secrets Manager appends six random characters to the name.
+    arn: (d, n) => `arn:${d.partition}:secretsmanager:${d.region}:${d.accountId}:secret:${n}-AbCdEf`,
+  },
   'AWS::Glue::Database': {
     name: (p) => (isObject(p.DatabaseInput) ? p.DatabaseInput.Name : undefined),
     ref: 'name',
@@ -125,6 +131,9 @@ export class Resolver {
     if (attr === 'Arn' || attr === 'TopicArn') return this.arn(id);
     if (attr === 'QueueName' || attr === 'TopicName') return this.physicalName(id);
     if (attr === 'QueueUrl') return this.ref(id);
+    // 32 characters Lambda makes up, the region, and on.aws.
+    if (r.Type === 'AWS::Lambda::Url' && attr === 'FunctionUrl')
+      return `https://abcdefghijklmnopqrstuvwxyz234567.lambda-url.${this.d.region}.on.aws/`;
     throw new Error(`no value known for ${id}.${attr} (${r.Type})`);
   }
 
