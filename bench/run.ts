@@ -137,7 +137,12 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
       const size = o.scalingSize ?? parseSize('1GB');
       const file = await ensureBenchFile({ size, format, seed: o.seed, log: o.log });
       scaling.push(
-        await scalingRun(file, { objects: o.scalingObjects ?? 0, peers: o.peers && !duckWhy, log: o.log }),
+        await scalingRun(file, {
+          objects: o.scalingObjects ?? 0,
+          peers: o.peers && !duckWhy,
+          log: o.log,
+          size: sizeLabel(size),
+        }),
       );
     }
   }

@@ -125,7 +125,10 @@ export async function ingestOnly(f: Input): Promise<Measurement> {
   );
 }
 
-export async function fullAnalyze(f: Input, workers?: number): Promise<Measurement & { digest: string }> {
+export async function fullAnalyze(
+  f: Input,
+  workers?: number,
+): Promise<Measurement & { digest: string; findings: string }> {
   const run = await runNode(
     path.join(ROOT, 'dist', 'cli.js'),
     'analyze',
@@ -149,38 +152,36 @@ export async function fullAnalyze(f: Input, workers?: number): Promise<Measureme
       undefined,
       `${s.recreations ?? 0} recreations, ${s.loops ?? 0} loops`,
     ),
-    digest: findingsDigest(doc),
+    ...findingsDigests(doc),
   };
 }
 
 /**
- * The findings as a digest: everything but the run's own duration (and the inputs' names,
- * which differ between a file and the folder it was cut into), so two runs over the same
- * events compare by one string.
+ * Two digests of a findings document. `digest`: all of it but the run's own duration, for
+ * runs over the same inputs (one worker or many must agree to the last count). `findings`:
+ * the recreations, loops, fights and drifts without where each was read (`src`), for a file
+ * against the folder it was cut into: the findings must agree, while some counts are per
+ * object by design (the first event of each object is always parsed, so an object boundary
+ * can move one event from "irrelevant" to "kept").
  */
-export function findingsDigest(doc: unknown): string {
-  const copy = JSON.parse(JSON.stringify(doc ?? {})) as { summary?: Record<string, unknown> };
-  if (copy.summary) {
-    for (const k of ['seconds', 'inputs', 'inputsOpened', 'files', 'bytes', 'details', 'detailsOmitted'])
-      delete copy.summary[k];
-    // A lower bound counted per object (lib/ingest/stats.ts): cutting a file into objects moves it.
-    const audit = copy.summary.audit as Record<string, unknown> | undefined;
-    if (audit) delete audit.aboutPods;
-  }
+export function findingsDigests(doc: unknown): { digest: string; findings: string } {
+  const d = (doc ?? {}) as Record<string, unknown> & { summary?: Record<string, unknown> };
+  const { seconds: _s, ...summary } = d.summary ?? {};
   const strip = (v: unknown): unknown =>
     Array.isArray(v)
       ? v.map(strip)
       : v && typeof v === 'object'
         ? Object.fromEntries(
             Object.entries(v)
-              .filter(([k]) => k !== 'source' && k !== 'src')
+              .filter(([k]) => k !== 'src')
               .map(([k, x]) => [k, strip(x)]),
           )
         : v;
-  return createHash('sha256')
-    .update(JSON.stringify(strip(copy)))
-    .digest('hex')
-    .slice(0, 16);
+  const hash = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex').slice(0, 16);
+  return {
+    digest: hash({ ...d, summary }),
+    findings: hash(strip({ recreations: d.recreations, loops: d.loops, fights: d.fights, drifts: d.drifts })),
+  };
 }
 
 /** The ingestion stage alone (facts, no analysis) on `workers` threads. */
