@@ -7,7 +7,7 @@ import * as path from 'path';
 import { gzipSync } from 'zlib';
 import { Worker } from 'worker_threads';
 import { defaultAnalysisOptions } from '../../lib/analyze/options';
-import { analyzeInputs } from '../../lib/pipeline/analyze-inputs';
+import { analyzeInputs, collectFacts } from '../../lib/pipeline/analyze-inputs';
 import { createIngestStats, type IngestStats } from '../../lib/ingest/stats';
 import { poolFacts } from '../../lib/ingest-pool/pool';
 import { inThreadFacts } from '../../lib/ingest-pool/in-thread';
@@ -223,5 +223,34 @@ describe('a worker that fails costs its object only', () => {
     expect(store.size).toBe(reference.size);
     expect(JSON.stringify(stats)).toBe(JSON.stringify(one));
     expect(stats.details[0]).toMatchObject({ reason: 'open-error' });
+  });
+});
+
+describe('collectFacts: when the pool is used', () => {
+  const sim = simulateCluster({ seed: 9, start: '2026-11-04T06:00:00Z', noiseRatio: 0.3 });
+  const half = Math.ceil(sim.audit.length / 2);
+
+  it('one object is read on this thread: no worker is started (a bundle that is not there is never loaded)', async () => {
+    const dir = folder([['only', encodeAudit('audit-jsonl', sim.audit)]]);
+    const stats = createIngestStats();
+    const facts = await collectFacts(listLocal(dir), stats, {}, undefined, {
+      workers: 4,
+      script: '/no/such/worker.js',
+    });
+    const reference = await inThreadFacts(listLocal(dir), createIngestStats(), {});
+    expect(facts.size).toBe(reference.size);
+    expect(stats.files.errors).toBe(0);
+  });
+
+  it('a worker bundle that cannot start costs each object a read error, said, never a silent empty run', async () => {
+    const dir = folder([
+      ['a', encodeAudit('audit-jsonl', sim.audit.slice(0, half))],
+      ['b', encodeAudit('audit-jsonl', sim.audit.slice(half))],
+    ]);
+    const stats = createIngestStats();
+    await collectFacts(listLocal(dir), stats, {}, undefined, { workers: 2, script: '/no/such/worker.js' });
+    expect(stats.files).toMatchObject({ read: 2, errors: 2 });
+    expect(stats.details.map((d) => d.reason)).toEqual(['read-error', 'read-error']);
+    expect(stats.details[0].note).toMatch(/the ingest worker stopped/);
   });
 });
