@@ -32,8 +32,28 @@ export async function* fileEntries(
   }
 }
 
-/** The counts of a listing that failed part way (no such bucket, access denied). */
-export function listingFailedStats(e: unknown): IngestStats {
+/**
+ * The objects of a listing, and at its end, if it failed part way (no such bucket, access
+ * denied), the counts that say so: what was listed before stays listed.
+ */
+export async function* listedObjects(
+  objects: AsyncIterable<SourceObject>,
+): AsyncGenerator<{ object: SourceObject } | { failed: IngestStats }> {
+  const it = objects[Symbol.asyncIterator]();
+  for (;;) {
+    let next: IteratorResult<SourceObject>;
+    try {
+      next = await it.next();
+    } catch (e) {
+      yield { failed: listingFailedStats(e) };
+      return;
+    }
+    if (next.done) return;
+    yield { object: next.value };
+  }
+}
+
+function listingFailedStats(e: unknown): IngestStats {
   const s = createIngestStats();
   s.files.errors = 1;
   addDetail(s, {

@@ -4,7 +4,7 @@ import type { FactStore } from '../facts/store';
 import type { IngestOptions } from '../ingest';
 import { createIngestStats, type IngestStats } from '../ingest/stats';
 import type { SourceObject } from '../sources/types';
-import { fileEntries, listingFailedStats } from './file-facts';
+import { fileEntries, listedObjects } from './file-facts';
 import { OrderedFacts } from './ordered-facts';
 
 const eventsOf = (s: IngestStats): number => s.audit.read + s.operator.read;
@@ -18,19 +18,14 @@ export async function inThreadFacts(
   const merged = new OrderedFacts(stats);
   let seq = 0;
   let before = 0;
-  const it = objects[Symbol.asyncIterator]();
-  for (;;) {
-    let next: IteratorResult<SourceObject>;
-    try {
-      next = await it.next();
-    } catch (e) {
-      merged.end(seq++, listingFailedStats(e));
+  for await (const item of listedObjects(objects)) {
+    if ('failed' in item) {
+      merged.end(seq++, item.failed);
       break;
     }
-    if (next.done) break;
     const s = createIngestStats();
     let n = 0;
-    for await (const entry of fileEntries(next.value, s, opts)) {
+    for await (const entry of fileEntries(item.object, s, opts)) {
       merged.add(seq, [entry]);
       if (onEvents && (++n & 1023) === 0) onEvents(before + eventsOf(s));
     }

@@ -14,7 +14,7 @@ import type { Readable } from 'stream';
 import type { FactStore } from '../facts/store';
 import { createIngestStats, type IngestStats } from '../ingest/stats';
 import type { SourceObject } from '../sources/types';
-import { fileEntries, listingFailedStats, lostObjectStats, type WorkerIngestOptions } from './file-facts';
+import { fileEntries, listedObjects, lostObjectStats, type WorkerIngestOptions } from './file-facts';
 import { OrderedFacts } from './ordered-facts';
 import { PartDecoder, SharedParts } from './part-codec';
 import type { FromWorker, ToWorker } from './protocol';
@@ -228,18 +228,13 @@ export async function poolFacts(
   };
   const running = new Set<Promise<void>>();
   let seq = 0;
-  const it = objects[Symbol.asyncIterator]();
   try {
-    for (;;) {
-      let next: IteratorResult<SourceObject>;
-      try {
-        next = await it.next();
-      } catch (e) {
-        merged.end(seq++, listingFailedStats(e));
+    for await (const item of listedObjects(objects)) {
+      if ('failed' in item) {
+        merged.end(seq++, item.failed);
         break;
       }
-      if (next.done) break;
-      const obj = next.value;
+      const obj = item.object;
       const mine = seq++;
       while (running.size > 0 && mine - merged.merged >= o.workers * LOOKAHEAD_PER_WORKER)
         await Promise.race(running);

@@ -254,3 +254,38 @@ describe('collectFacts: when the pool is used', () => {
     expect(stats.details[0].note).toMatch(/the ingest worker stopped/);
   });
 });
+
+describe('a listing that fails part way', () => {
+  const sim = simulateCluster({ seed: 13, start: '2026-11-04T06:00:00Z', noiseRatio: 0.3 });
+  const third = Math.ceil(sim.audit.length / 3);
+
+  it('keeps what was listed before, says where it failed, on one thread as with workers', async () => {
+    const dir = folder(
+      [0, 1, 2].map((i): [string, Buffer] => [
+        `p${i}`,
+        encodeAudit('audit-jsonl', sim.audit.slice(i * third, (i + 1) * third)),
+      ]),
+    );
+    async function* failing() {
+      let n = 0;
+      for await (const o of listLocal(dir)) {
+        if (n++ === 2) throw new Error('AccessDenied on the next page');
+        yield o;
+      }
+    }
+    const one = createIngestStats();
+    const inThread = await inThreadFacts(failing(), one, {});
+    const two = createIngestStats();
+    const pooled = await poolFacts(failing(), two, { workers: 2, script: worker.script, ingest: {} });
+    expect(one.files).toMatchObject({ read: 2, errors: 1 });
+    expect(one.details.at(-1)).toMatchObject({
+      source: 'listing',
+      reason: 'list-error',
+      note: 'AccessDenied on the next page',
+    });
+    expect(sources(inThread)).toEqual(['p0', 'p1']);
+    expect(JSON.stringify(two)).toBe(JSON.stringify(one));
+    expect(sources(pooled)).toEqual(['p0', 'p1']);
+    expect(pooled.size).toBe(inThread.size);
+  });
+});
