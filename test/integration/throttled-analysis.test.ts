@@ -18,8 +18,8 @@ import {
   type Message,
 } from '@aws-sdk/client-sqs';
 import { gzipSync } from 'zlib';
-import { drainQueue, receiveBatch } from '../../lib/aws/local-stack';
-import { lambdaContext, sqsEventFromMessages } from '../../lib/aws/local-lambda';
+import { drainQueue, receiveBatch } from '../../lib/local-aws/local-stack';
+import { lambdaContext, sqsEventFromMessages } from '../../lib/local-aws/local-lambda';
 import { sendAnalysisRequests, parseAnalysisRequest } from '../../lib/aws/analysis-queue';
 import { writeFacts } from '../../lib/aws/facts-store';
 import { parseDurationSeconds } from '../../lib/config/duration';
