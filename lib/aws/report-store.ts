@@ -2,6 +2,7 @@
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 
+import { reportHtmlKey } from './bucket-layout';
 import type { ReportLinkConfig } from './env-config';
 
 export interface ReportLink {
@@ -35,7 +36,7 @@ export async function writeReport(
       ContentType: 'application/json',
     }),
   );
-  const htmlKey = html === undefined ? null : key.replace(/\.json$/, '') + '.html';
+  const htmlKey = html === undefined ? null : reportHtmlKey(key);
   if (htmlKey !== null) {
     await s3.send(
       new PutObjectCommand({

@@ -34,7 +34,8 @@ import {
 import { emptyAlertState } from '../alerts/diff';
 import { encodeAlertState } from '../alerts/state';
 import { saveAlertState } from '../aws/alert-state-store';
-import { alertStateKey, defaultLayout, hourStart, normalisePrefix } from '../facts/partition';
+import { alertStateKey, defaultLayout, normalisePrefix } from '../aws/bucket-layout';
+import { hourStart } from '../facts/partition';
 import { parseDurationSeconds } from '../config/duration';
 import { listLocal } from '../sources/local';
 import { describeInputError } from '../sources/input-errors';

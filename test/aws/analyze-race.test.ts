@@ -14,7 +14,7 @@ import { writeFacts } from '../../lib/aws/facts-store';
 import { createLocalStack, drainQueue, type LocalStack } from '../../lib/local-aws/local-stack';
 import { emptyAlertState } from '../../lib/alerts/diff';
 import { encodeAlertState } from '../../lib/alerts/state';
-import { defaultLayout } from '../../lib/facts/partition';
+import { defaultLayout } from '../../lib/aws/bucket-layout';
 import { projectRecord } from '../../lib/facts/project';
 import type { Fact } from '../../lib/model/facts';
 import { simulateCluster } from '../../sim';

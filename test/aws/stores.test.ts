@@ -12,7 +12,7 @@ import { startLocalSsm, type LocalSsm } from '../../lib/local-aws/local-ssm';
 import { runBackfill } from '../../lib/cli/backfill';
 import { drainQueue } from '../../lib/local-aws/local-stack';
 import { parseS3Notification } from '../../lib/aws/s3-events';
-import { defaultLayout } from '../../lib/facts/partition';
+import { defaultLayout } from '../../lib/aws/bucket-layout';
 import type { OperatorFact } from '../../lib/model/facts';
 
 let fx: Fauxqs;

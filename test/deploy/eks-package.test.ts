@@ -82,7 +82,9 @@ describe('osls package with eksClusters and reservedConcurrency=true (offline)',
       expect(s3.Prefix).toBe(`logs/${c.name}/audit/firehose/`);
       expect(s3.BufferingHints).toEqual({ IntervalInSeconds: 60, SizeInMBs: 5 });
       // The stack's own bucket, by its constructed name (a Ref would close a dependency cycle).
-      expect(JSON.stringify(s3.BucketARN)).toContain('"Fn::If":["CreateBucket",{"Fn::Join":["-",["koperator-audit","test"');
+      expect(JSON.stringify(s3.BucketARN)).toContain(
+        '"Fn::If":["CreateBucket",{"Fn::Join":["-",["koperator-audit","test"',
+      );
     }
     expect(template.Resources.EksLogGroups!.Properties.ServiceToken).toEqual({
       'Fn::GetAtt': ['EksLogGroupsLambdaFunction', 'Arn'],

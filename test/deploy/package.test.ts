@@ -5,7 +5,7 @@ import { spawnSync } from 'child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
-import { findingsHistoryKey } from '../../lib/aws/findings-history';
+import { findingsHistoryKey } from '../../lib/aws/bucket-layout';
 import { FINDINGS_COLUMNS } from '../../lib/history/findings-rows';
 
 type Json = Record<string, unknown>;
@@ -550,7 +550,7 @@ describe('osls package (offline)', () => {
     // The location template is the writer's key layout, Athena's placeholders in place of the values.
     const template = text(t.Parameters['storage.location.template']);
     expect(template).toContain('/findings/cluster=${cluster}/dt=${dt}/');
-    expect(findingsHistoryKey('findings/', 'eks-prod', '2026-11-02-10')).toBe(
+    expect(findingsHistoryKey({ findingsPrefix: 'findings/' }, 'eks-prod', '2026-11-02-10')).toBe(
       'findings/cluster=eks-prod/dt=2026-11-02/2026-11-02-10.jsonl',
     );
     expect(text(t.StorageDescriptor.Location)).toContain('/findings/');

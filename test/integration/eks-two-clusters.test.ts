@@ -48,7 +48,6 @@ describe('two EKS clusters onboarded by one parameter (fauxqs)', () => {
     clusters,
     bucket: BUCKET,
     logsPrefix: 'logs/',
-    errorsPrefix: 'firehose-errors/',
     bufferIntervalSeconds: 60,
     bufferSizeMiB: 5,
     filterPattern: renderPattern(pattern),

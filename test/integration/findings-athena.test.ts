@@ -11,7 +11,7 @@ import * as path from 'path';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
 import { listObjects } from '../../lib/aws/backfill';
 import { writeFacts } from '../../lib/aws/facts-store';
-import { defaultLayout } from '../../lib/facts/partition';
+import { defaultLayout } from '../../lib/aws/bucket-layout';
 import {
   FINDINGS_COLUMNS,
   FINDINGS_PARTITION_COLUMNS,

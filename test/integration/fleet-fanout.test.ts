@@ -13,7 +13,7 @@ import { drainQueue, receiveBatch } from '../../lib/local-aws/local-stack';
 import { lambdaContext, scheduledEvent } from '../../lib/local-aws/local-lambda';
 import { writeFacts } from '../../lib/aws/facts-store';
 import { parseAnalysisRequest } from '../../lib/aws/analysis-queue';
-import { defaultLayout } from '../../lib/facts/partition';
+import { defaultLayout } from '../../lib/aws/bucket-layout';
 import { simulateCluster, type ScenarioName } from '../../sim';
 import { simulatedFacts } from '../support/sim-facts';
 import { deploy, handlerEnv, receivedAlerts, scheduleAnalysis, type Env } from './support';

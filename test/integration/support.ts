@@ -16,7 +16,7 @@ import type { Classification, Loop, Recreation } from '../../lib/model/findings'
 import { emptyAlertState } from '../../lib/alerts/diff';
 import { encodeAlertState } from '../../lib/alerts/state';
 import { saveAlertState } from '../../lib/aws/alert-state-store';
-import { alertStateKey, defaultLayout } from '../../lib/facts/partition';
+import { alertStateKey, defaultLayout } from '../../lib/aws/bucket-layout';
 
 export interface Env {
   s3: S3Client;

@@ -23,7 +23,7 @@ import { lambdaContext, sqsEventFromMessages } from '../../lib/local-aws/local-l
 import { sendAnalysisRequests, parseAnalysisRequest } from '../../lib/aws/analysis-queue';
 import { writeFacts } from '../../lib/aws/facts-store';
 import { parseDurationSeconds } from '../../lib/config/duration';
-import { defaultLayout } from '../../lib/facts/partition';
+import { defaultLayout } from '../../lib/aws/bucket-layout';
 import { simulateCluster } from '../../sim';
 import { simulatedFacts } from '../support/sim-facts';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';

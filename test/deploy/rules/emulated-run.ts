@@ -21,7 +21,8 @@ import {
   uploadObject,
   type LocalStack,
 } from '../../../lib/local-aws/local-stack';
-import { defaultLayout, hourStart } from '../../../lib/facts/partition';
+import { defaultLayout } from '../../../lib/aws/bucket-layout';
+import { hourStart } from '../../../lib/facts/partition';
 import { listLocal } from '../../../lib/sources/local';
 import { asFunction, recordCalls, type RawCall } from './call-recorder';
 
