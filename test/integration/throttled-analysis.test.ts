@@ -115,6 +115,17 @@ describe('a throttled analysis on the emulator (fauxqs)', () => {
     await fx?.stop();
   });
 
+  it('the emulated stack’s analysis queue dead-letters after as many receives as a default deployment’s', async () => {
+    const attrs = await env.sqs.send(
+      new GetQueueAttributesCommand({
+        QueueUrl: env.stack.analysisQueueUrl,
+        AttributeNames: ['RedrivePolicy'],
+      }),
+    );
+    const redrive = JSON.parse(attrs.Attributes!.RedrivePolicy!) as { maxReceiveCount: number | string };
+    expect(Number(redrive.maxReceiveCount)).toBe(maxReceiveCount(param('reservedConcurrency') === 'true'));
+  });
+
   /** The analysis queue and its dead-letter queue as the template makes them for this setting. */
   async function analysisQueue(
     reserved: boolean,
