@@ -77,24 +77,24 @@ export function cacheRoot(): string {
   );
 }
 
-function hashTree(h: ReturnType<typeof createHash>, rel: string): void {
-  const abs = path.join(root, rel);
+function hashTree(h: ReturnType<typeof createHash>, base: string, rel: string): void {
+  const abs = path.join(base, rel);
   if (!existsSync(abs)) {
     h.update(`absent ${rel}\n`);
     return;
   }
   if (statSync(abs).isDirectory()) {
-    for (const name of readdirSync(abs).sort()) hashTree(h, path.posix.join(rel, name));
+    for (const name of readdirSync(abs).sort()) hashTree(h, base, path.posix.join(rel, name));
     return;
   }
   const content = readFileSync(abs);
   h.update(`${rel} ${content.length}\n`).update(content);
 }
 
-/** The hash of what packaging reads in this checkout, now. */
-export function inputsHash(): string {
+/** The hash of what packaging reads in a checkout (this one by default), now. */
+export function inputsHash(checkout: string = root): string {
   const h = createHash('sha256').update(`${FORMAT}\nnode ${process.versions.node.split('.')[0]}\n`);
-  for (const rel of INPUTS) hashTree(h, rel);
+  for (const rel of INPUTS) hashTree(h, checkout, rel);
   return h.digest('hex');
 }
 
@@ -196,13 +196,32 @@ async function prune(cache: string, inputs: string): Promise<void> {
   }
 }
 
-async function fill(cache: string, key: string, spec: PackageSpec, base: string | null): Promise<void> {
+/** Packages `spec` into `out` (an empty folder), from the bundles in `base` unless null; throws on failure. */
+export type Fill = (spec: PackageSpec, out: string, base: string | null) => Promise<void>;
+
+async function fill(
+  cache: string,
+  key: string,
+  spec: PackageSpec,
+  base: string | null,
+  pack: Fill,
+): Promise<void> {
   const work = await fs.mkdtemp(path.join(cache, `${key}.fill-`));
-  const home = await fs.mkdtemp(path.join(tmpdir(), 'koperator-audit-package-home-'));
-  const tmp = await fs.mkdtemp(path.join(tmpdir(), 'koperator-audit-package-tmpdir-'));
   try {
     const out = path.join(work, 'package');
     await fs.mkdir(out);
+    await pack(spec, out, base);
+    await fs.rename(out, path.join(cache, key));
+  } finally {
+    await fs.rm(work, { recursive: true, force: true });
+  }
+}
+
+/** The real thing: `npm run package`, its TMPDIR's leftovers and its output kept beside its files. */
+export const osls: Fill = async (spec, out, base) => {
+  const home = await fs.mkdtemp(path.join(tmpdir(), 'koperator-audit-package-home-'));
+  const tmp = await fs.mkdtemp(path.join(tmpdir(), 'koperator-audit-package-tmpdir-'));
+  try {
     // The bundles do not depend on params: a set other than the base one reuses the base
     // set's (serverless-esbuild's skipBuild, in a work folder of its own).
     let extraEnv: Record<string, string> = {};
@@ -219,17 +238,26 @@ async function fill(cache: string, key: string, spec: PackageSpec, base: string 
       throw new Error(`npm run package ${JSON.stringify(spec)} failed (${run.status}):\n${run.output}`);
     await fs.writeFile(path.join(out, 'left-in-tmp.json'), JSON.stringify((await fs.readdir(tmp)).sort()));
     await fs.writeFile(path.join(out, 'output.txt'), run.output);
-    await fs.rename(out, path.join(cache, key));
   } finally {
-    await fs.rm(work, { recursive: true, force: true });
     await fs.rm(home, { recursive: true, force: true });
     await fs.rm(tmp, { recursive: true, force: true });
   }
+};
+
+export interface CacheOptions {
+  /** inputsHash() of the tree; computed when not given. */
+  inputs?: string;
+  /** The cache folder; cacheRoot() when not given. */
+  cache?: string;
+  /** How a missing entry is made; `npm run package` when not given. */
+  fill?: Fill;
 }
 
 /** The packaged set, from the cache or packaged now (the base set first, for its bundles). */
-export async function packaged(spec: PackageSpec, inputs: string = inputsHash()): Promise<PackagedEntry> {
-  const cache = cacheRoot();
+export async function packaged(spec: PackageSpec, opts: CacheOptions = {}): Promise<PackagedEntry> {
+  const inputs = opts.inputs ?? inputsHash();
+  const cache = opts.cache ?? cacheRoot();
+  const pack = opts.fill ?? osls;
   await fs.mkdir(cache, { recursive: true });
   const key = entryKey(inputs, spec);
   const dir = path.join(cache, key);
@@ -242,11 +270,11 @@ export async function packaged(spec: PackageSpec, inputs: string = inputsHash())
   };
   const found = await hit();
   if (found) return found;
-  const base = isBase ? null : await packaged(BASE_SPEC, inputs);
+  const base = isBase ? null : await packaged(BASE_SPEC, { inputs, cache, fill: pack });
   return withLock(`${dir}.lock`, async () => {
     const meanwhile = await hit();
     if (meanwhile) return meanwhile;
-    await fill(cache, key, spec, base ? path.join(cache, base.key) : null);
+    await fill(cache, key, spec, base ? path.join(cache, base.key) : null, pack);
     await prune(cache, inputs);
     return read(dir, key, true);
   });

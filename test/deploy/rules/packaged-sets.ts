@@ -35,6 +35,6 @@ export async function packageAll(sets: readonly ParameterSet[] = PARAMETER_SETS)
   const inputs = inputsHash();
   const out: Packaged[] = [];
   // One after another: osls runs take turns through the checkout's lock anyway.
-  for (const set of sets) out.push({ set, template: (await packaged(set, inputs)).template as Template });
+  for (const set of sets) out.push({ set, template: (await packaged(set, { inputs })).template as Template });
   return out;
 }
