@@ -176,3 +176,39 @@ export function findingsHistoryKey(
 ): string {
   return `${normalisePrefix(layout.findingsPrefix)}cluster=${clusterSegment(cluster)}/dt=${hour.slice(0, 10)}/${hour}.jsonl`;
 }
+
+/**
+ * Why a layout would not work, one reason a prefix; none for a good one. The stack's
+ * templates use the prefixes as given (IAM resources `<prefix>*`, the bucket's notification
+ * and lifecycle filters) and the functions normalise them, so only the normal form makes
+ * the two agree; an empty prefix reads as the default in the functions and as the whole
+ * bucket in the templates; and a prefix inside another would have the ingest read facts,
+ * reports or Firehose's errors as logs, or expire one kind of data with another's rule.
+ */
+export function layoutProblems(layout: BucketLayout): string[] {
+  const named: [string, string][] = [
+    ...Object.entries(layout),
+    ['the Firehose errors prefix', FIREHOSE_ERRORS_PREFIX],
+  ];
+  const out: string[] = [];
+  for (const [name, p] of named) {
+    if (p === '')
+      out.push(
+        `${name} is empty: give a folder such as ${JSON.stringify(name.replace(/Prefix$/, '') + '/')}`,
+      );
+    else if (normalisePrefix(p) !== p)
+      out.push(`${name} ${JSON.stringify(p)} must be written ${JSON.stringify(normalisePrefix(p))}`);
+  }
+  named.forEach(([a, pa], i) =>
+    named.forEach(([b, pb], j) => {
+      const [na, nb] = [normalisePrefix(pa), normalisePrefix(pb)];
+      if (i === j || na === '' || nb === '' || !nb.startsWith(na) || (na === nb && j < i)) return;
+      out.push(
+        na === nb
+          ? `${b} and ${a} are both ${JSON.stringify(nb)}: give each its own folder`
+          : `${b} ${JSON.stringify(pb)} lies inside ${a} ${JSON.stringify(pa)}: give each its own folder`,
+      );
+    }),
+  );
+  return out;
+}

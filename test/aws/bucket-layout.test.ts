@@ -12,6 +12,7 @@ import {
   findingsHistoryKey,
   findingsHistoryStateKey,
   hourFactsPrefix,
+  layoutProblems,
   normalisePrefix,
   parseFactsKey,
   reportHtmlKey,
@@ -109,5 +110,32 @@ describe('bucket layout', () => {
       expect(
         clusterOfLogKey(`${eksDeliveryPrefix(l, cluster)}2026/11/02/10/x`, l.logsPrefix, 'default'),
       ).toBe(cluster);
+  });
+
+  it.each<[string, Partial<BucketLayout>, RegExp[]]>([
+    ['the defaults', {}, []],
+    ['other folders, nested', { factsPrefix: 'derived/facts/', reportsPrefix: 'derived/reports/' }, []],
+    ['a leading slash', { factsPrefix: '/facts' }, [/^factsPrefix "\/facts" must be written "facts\/"$/]],
+    ['no trailing slash', { logsPrefix: 'logs' }, [/^logsPrefix "logs" must be written "logs\/"$/]],
+    ['an empty prefix', { statePrefix: '' }, [/^statePrefix is empty/]],
+    [
+      'facts inside the logs',
+      { factsPrefix: 'logs/facts/' },
+      [/^factsPrefix "logs\/facts\/" lies inside logsPrefix "logs\/"/],
+    ],
+    [
+      'two kinds in one folder',
+      { reportsPrefix: 'state/' },
+      [/^statePrefix and reportsPrefix are both "state\/"/],
+    ],
+    [
+      'logs inside Firehose’s errors',
+      { logsPrefix: 'firehose-errors/logs/' },
+      [/^logsPrefix "firehose-errors\/logs\/" lies inside the Firehose errors prefix/],
+    ],
+  ])('layout with %s: %p', (_, change, expected) => {
+    const problems = layoutProblems({ ...layout, ...change });
+    expect(problems).toHaveLength(expected.length);
+    expected.forEach((re, i) => expect(problems[i]).toMatch(re));
   });
 });

@@ -98,9 +98,13 @@ describe('osls package with eksClusters and reservedConcurrency=true (offline)',
     });
   });
 
-  it('stops packaging on a cluster name EKS would refuse, naming it', async () => {
-    const run = await packageFailing({ eksClusters: 'good,bad.name' });
+  // One failing packaging for both package-time checks (osls reports every variable it
+  // could not resolve): a bad cluster name, and a prefix the bucket layout refuses
+  // (infra/layout.cjs, wired in serverless.yml's custom.bucketLayout).
+  it('stops packaging on a cluster name EKS would refuse, and on a prefix not in normal form, naming each', async () => {
+    const run = await packageFailing({ eksClusters: 'good,bad.name', factsPrefix: '/facts' });
     expect(run.status).not.toBe(0);
+    expect(run.output).toContain('factsPrefix "/facts" must be written "facts/"');
     expect(run.output).toContain('"bad.name" is not an EKS cluster name');
   }, 200_000);
 });

@@ -99,7 +99,7 @@ export const KEY_USES: readonly KeyUse[] = [
   },
 ];
 
-/** The layout's exports that build no key: parsers, helpers, defaults, the constant eksErrorsPrefix uses. */
+/** The layout's exports that build no key: parsers, helpers, defaults, checks, the constant eksErrorsPrefix uses. */
 export const NOT_KEYS: readonly Export[] = [
   'defaultLayout',
   'normalisePrefix',
@@ -109,6 +109,7 @@ export const NOT_KEYS: readonly Export[] = [
   'parseFactsKey',
   'clusterOfFactsPrefix',
   'FIREHOSE_ERRORS_PREFIX',
+  'layoutProblems',
 ];
 
 /** Exports of the layout this catalogue does not place: each must be a key use or not a key. */
