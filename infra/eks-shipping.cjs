@@ -25,7 +25,6 @@ module.exports = async ({ resolveVariable }) => {
     clusters: parseEksClusters(await param('eksClusters')),
     bucket: await resolveVariable('self:custom.bucketName'),
     logsPrefix: await param('logsPrefix'),
-    errorsPrefix: 'firehose-errors/',
     // Firehose takes 0-900 s; the interval bounds how late an event can be alerted on.
     bufferIntervalSeconds: positiveInt('eksBufferInterval', await param('eksBufferInterval'), 0, 900),
     bufferSizeMiB: positiveInt('eksBufferSize', await param('eksBufferSize'), 1, 128),

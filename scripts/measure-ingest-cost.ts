@@ -9,8 +9,8 @@ import { performance } from 'perf_hooks';
 import { readFile } from 'fs/promises';
 import { ensureBenchFile, parseSize, type BenchFormat } from '../bench/generate';
 import { enqueueObjects, listObjects } from '../lib/aws/backfill';
-import { startFauxqs } from '../lib/aws/fauxqs-server';
-import { createLocalStack, driveSqsHandler, localClients, uploadObject } from '../lib/aws/local-stack';
+import { startFauxqs } from '../lib/local-aws/fauxqs-server';
+import { createLocalStack, driveSqsHandler, localClients, uploadObject } from '../lib/local-aws/local-stack';
 import { helpRequested } from './usage';
 
 const USAGE = `Usage: npx tsx scripts/measure-ingest-cost.ts [--size 200MB] [--format firehose|jsonl]

@@ -5,7 +5,7 @@
 // deduplication id makes a retried dispatch of the same schedule a no-op.
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { createHash } from 'crypto';
-import { clusterSegment } from '../facts/partition';
+import { clusterSegment } from './bucket-layout';
 
 export interface AnalysisRequest {
   cluster: string;

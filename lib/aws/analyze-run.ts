@@ -24,7 +24,7 @@ import { compareTimes } from '../analyze/time';
 import { diffAlerts, isFirstRun, sameAlertState } from '../alerts/diff';
 import { decodeAlertState, encodeAlertState } from '../alerts/state';
 import type { AlertEvent, AlertState } from '../alerts/types';
-import { alertStateKey, reportKey } from '../facts/partition';
+import { alertStateKey, reportKey } from './bucket-layout';
 import type { Classification, FindingsDocument } from '../model/findings';
 import { toAlertMessage } from '../notify/message';
 import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';

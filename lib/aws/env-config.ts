@@ -4,7 +4,7 @@ import { defaultAnalysisOptions, type AnalysisOptions } from '../analyze/options
 import { alertOptionsFromEnv } from '../alerts/options';
 import type { AlertOptions } from '../alerts/types';
 import { parseDurationSeconds } from '../config/duration';
-import { defaultLayout, normalisePrefix, type BucketLayout } from '../facts/partition';
+import { defaultLayout, normalisePrefix, type BucketLayout } from './bucket-layout';
 import { parseEksClusterArns } from '../notify/chat';
 
 type Env = Record<string, string | undefined>;
@@ -43,13 +43,15 @@ function list(env: Env, name: string): string[] {
     .filter((s) => s !== '');
 }
 
-function layout(env: Env): BucketLayout {
+/** The bucket layout's prefixes, as the stage params set them (serverless.yml), else the defaults. */
+export function layoutFromEnv(env: Env): BucketLayout {
   const d = defaultLayout();
   return {
     logsPrefix: env.LOGS_PREFIX || d.logsPrefix,
     factsPrefix: env.FACTS_PREFIX || d.factsPrefix,
     reportsPrefix: env.REPORTS_PREFIX || d.reportsPrefix,
     statePrefix: env.STATE_PREFIX || d.statePrefix,
+    findingsPrefix: env.FINDINGS_PREFIX || d.findingsPrefix,
   };
 }
 
@@ -81,7 +83,7 @@ export function ingestConfigFromEnv(env: Env): IngestConfig {
   const queueUrl = env.ANALYSIS_QUEUE_URL ?? '';
   return {
     factsBucket: env.FACTS_BUCKET || required(env, 'BUCKET'),
-    layout: layout(env),
+    layout: layoutFromEnv(env),
     defaultCluster: env.DEFAULT_CLUSTER || 'default',
     ...(maxLine !== undefined ? { maxLineBytes: maxLine } : {}),
     trigger:
@@ -149,10 +151,11 @@ export function analyzeConfigFromEnv(env: Env): AnalyzeConfig {
   } catch (e) {
     throw new ConfigError((e as Error).message);
   }
+  const bucketLayout = layoutFromEnv(env);
   return {
     bucket: required(env, 'BUCKET'),
     topicArn: required(env, 'TOPIC_ARN'),
-    layout: layout(env),
+    layout: bucketLayout,
     lookbackSeconds: duration(env, 'LOOKBACK', 6 * 3600),
     contextSeconds: env.CONTEXT === '0' ? 0 : duration(env, 'CONTEXT', 3600),
     analysis,
@@ -162,7 +165,7 @@ export function analyzeConfigFromEnv(env: Env): AnalyzeConfig {
     eksClusterArns,
     eventBus: env.EVENT_BUS ?? '',
     findings: {
-      prefix: env.FINDINGS_PREFIX || 'findings/',
+      prefix: bucketLayout.findingsPrefix,
       settleSeconds: env.FINDINGS_SETTLE === '0' ? 0 : duration(env, 'FINDINGS_SETTLE', 3600),
     },
   };
@@ -196,7 +199,7 @@ function reportLinkFromEnv(env: Env): ReportLinkConfig {
       baseUrl: withSlash(base),
       secretId: required(env, 'REPORT_LINK_SECRET'),
       expiresSeconds: Math.floor(expires),
-      reportsPrefix: normalisePrefix(layout(env).reportsPrefix),
+      reportsPrefix: normalisePrefix(layoutFromEnv(env).reportsPrefix),
     };
   }
   if (mode !== 'presigned')
@@ -223,7 +226,7 @@ export interface ReportLinkFunctionConfig {
 export function reportLinkFunctionConfigFromEnv(env: Env): ReportLinkFunctionConfig {
   return {
     bucket: required(env, 'BUCKET'),
-    reportsPrefix: normalisePrefix(layout(env).reportsPrefix),
+    reportsPrefix: normalisePrefix(layoutFromEnv(env).reportsPrefix),
     secretId: required(env, 'REPORT_LINK_SECRET'),
     redirectSeconds: duration(env, 'REDIRECT_EXPIRES', 300),
     secretTtlMs: duration(env, 'SECRET_TTL', 900) * 1000,
@@ -258,7 +261,7 @@ export interface DispatchConfig {
 export function dispatchConfigFromEnv(env: Env): DispatchConfig {
   return {
     bucket: required(env, 'BUCKET'),
-    layout: layout(env),
+    layout: layoutFromEnv(env),
     clusters: list(env, 'CLUSTERS'),
     queueUrl: required(env, 'ANALYSIS_QUEUE_URL'),
   };

@@ -5,19 +5,17 @@ import { gunzip, gzip } from 'zlib';
 import { decodeFacts, encodeFacts } from '../facts/codec';
 import { FactsMerger } from '../facts/merge';
 import type { FactStore } from '../facts/store';
+import { hourOf, hoursInWindow, partitionFactsByHour } from '../facts/partition';
+import type { Fact } from '../model/facts';
 import {
   clusterFactsPrefix,
   clusterOfFactsPrefix,
   factsKey,
   hourFactsPrefix,
-  hourOf,
-  hoursInWindow,
   normalisePrefix,
   parseFactsKey,
-  partitionFactsByHour,
   type BucketLayout,
-} from '../facts/partition';
-import type { Fact } from '../model/facts';
+} from './bucket-layout';
 import type { DispatchConfig } from './env-config';
 import { laterTime } from '../analyze/newest-event';
 

@@ -1,23 +1,15 @@
-// The Athena findings history in S3: per cluster, one JSON-lines object per settled hour,
-//   <findings>/cluster=<c>/dt=<yyyy-MM-dd>/<yyyy-MM-dd-HH>.jsonl
-// (Hive-style, read by the Glue table of infra/athena.yml through partition projection).
+// The Athena findings history in S3: per cluster, one JSON-lines object per settled hour
+// (findingsHistoryKey in bucket-layout.ts: Hive-style, read by the Glue table of
+// infra/athena.yml through partition projection).
 // An hour is written once, by the first run that sees it whole and settled; the key is a
 // function of the cluster and the hour, so a retried or racing run rewrites the same
 // object instead of adding a copy, and queries never see a finding twice. Which hours are
-// done is kept beside the alert state (<state>/cluster=<c>/findings-history.json).
+// done is kept beside the alert state (findingsHistoryStateKey).
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { clusterSegment, normalisePrefix } from '../facts/partition';
 import { encodeRow, rowsForHour, settledHours, type HourFindings } from '../history/findings-rows';
 import type { Loop } from '../model/findings';
+import { findingsHistoryKey, findingsHistoryStateKey } from './bucket-layout';
 import { explainDeniedRead, isMissingKey } from './s3-missing-key';
-
-export function findingsHistoryKey(prefix: string, cluster: string, hour: string): string {
-  return `${normalisePrefix(prefix)}cluster=${clusterSegment(cluster)}/dt=${hour.slice(0, 10)}/${hour}.jsonl`;
-}
-
-export function findingsHistoryStateKey(statePrefix: string, cluster: string): string {
-  return `${normalisePrefix(statePrefix)}cluster=${clusterSegment(cluster)}/findings-history.json`;
-}
 
 export interface HistoryWritten {
   hours: string[];
@@ -52,7 +44,7 @@ export async function writeFindingsHistory(
   },
   findings: HourFindings,
 ): Promise<HistoryWritten> {
-  const stateKey = findingsHistoryStateKey(opts.statePrefix, opts.cluster);
+  const stateKey = findingsHistoryStateKey({ statePrefix: opts.statePrefix }, opts.cluster);
   const hours = settledHours(
     opts.window,
     opts.settleSeconds,
@@ -70,7 +62,7 @@ export async function writeFindingsHistory(
     });
     // An hour without findings leaves no object: Athena reads fewer files, and the state says it is done.
     if (rows.length === 0) continue;
-    const key = findingsHistoryKey(opts.prefix, opts.cluster, hour);
+    const key = findingsHistoryKey({ findingsPrefix: opts.prefix }, opts.cluster, hour);
     await s3.send(
       new PutObjectCommand({
         Bucket: opts.bucket,

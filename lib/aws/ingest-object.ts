@@ -5,7 +5,7 @@ import { GetObjectCommand, HeadObjectCommand, S3ServiceException, type S3Client 
 import type { Readable } from 'stream';
 import { evidenceRules, findEvidence, type Evidence } from '../alerts/evidence';
 import { projectRecord } from '../facts/project';
-import { clusterOfLogKey, normalisePrefix } from '../facts/partition';
+import { clusterOfLogKey, normalisePrefix } from './bucket-layout';
 import { AuditDeduper, readObject, type IngestOptions } from '../ingest';
 import { createIngestStats, type IngestStats } from '../ingest/stats';
 import type { Fact } from '../model/facts';

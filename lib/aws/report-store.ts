@@ -4,6 +4,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 
 import { linkUrl, relativeReportKey } from '../links/link-request';
 import { signToken } from '../links/token';
+import { reportHtmlKey } from './bucket-layout';
 import type { ReportLinkConfig } from './env-config';
 
 export interface ReportLink {
@@ -51,7 +52,7 @@ export async function writeReport(
       ContentType: 'application/json',
     }),
   );
-  const htmlKey = html === undefined ? null : key.replace(/\.json$/, '') + '.html';
+  const htmlKey = html === undefined ? null : reportHtmlKey(key);
   if (htmlKey !== null) {
     await s3.send(
       new PutObjectCommand({

@@ -15,10 +15,10 @@ import { promises as fs } from 'fs';
 import * as path from 'path';
 import type { SNSEvent } from 'aws-lambda';
 import { enqueueObjects, listObjects } from '../aws/backfill';
-import { startFauxqs } from '../aws/fauxqs-server';
-import { runSchedule } from '../aws/local-schedule';
-import { startLocalSlack } from '../aws/local-slack';
-import { startLocalSsm } from '../aws/local-ssm';
+import { startFauxqs } from '../local-aws/fauxqs-server';
+import { runSchedule } from '../local-aws/local-schedule';
+import { startLocalSlack } from '../local-aws/local-slack';
+import { startLocalSsm } from '../local-aws/local-ssm';
 import { listFactsHours } from '../aws/facts-store';
 import {
   chatDelivery,
@@ -30,11 +30,12 @@ import {
   localClients,
   uploadObject,
   type LocalClients,
-} from '../aws/local-stack';
+} from '../local-aws/local-stack';
 import { emptyAlertState } from '../alerts/diff';
 import { encodeAlertState } from '../alerts/state';
 import { saveAlertState } from '../aws/alert-state-store';
-import { alertStateKey, defaultLayout, hourStart, normalisePrefix } from '../facts/partition';
+import { alertStateKey, defaultLayout, normalisePrefix } from '../aws/bucket-layout';
+import { hourStart } from '../facts/partition';
 import { parseDurationSeconds } from '../config/duration';
 import { listLocal } from '../sources/local';
 import { describeInputError } from '../sources/input-errors';

@@ -17,6 +17,12 @@
 //   The stack cannot own the log group either (EKS creates it, and a create fails when it
 //   exists). A custom resource creates only what is missing, as EKS documents you may do
 //   beforehand (EKS then writes into it), and never deletes one.
+import {
+  clusterLogsPrefix,
+  eksDeliveryPrefix,
+  eksErrorsPrefix,
+  FIREHOSE_ERRORS_PREFIX,
+} from '../aws/bucket-layout';
 import { deliveryStreamName, type EksCluster } from './eks-clusters';
 
 type Cfn = Record<string, unknown>;
@@ -27,9 +33,8 @@ export interface EksShippingInput {
   clusters: EksCluster[];
   /** The bucket's name as a CloudFormation value (a Ref, or the existing bucket's name). */
   bucket: unknown;
+  /** The logs prefix: each cluster's stream writes under its folder (lib/aws/bucket-layout.ts). */
   logsPrefix: string;
-  /** Firehose errors go here, outside the logs prefix, so that the ingest never reads them. */
-  errorsPrefix: string;
   bufferIntervalSeconds: number;
   bufferSizeMiB: number;
   filterPattern: string;
@@ -67,9 +72,9 @@ function firehoseRole(inp: EksShippingInput): Cfn {
   const bucketArn = sub('arn:${AWS::Partition}:s3:::${B}', { B: inp.bucket });
   const objects = [
     ...inp.clusters.map((c) =>
-      sub(`arn:\${AWS::Partition}:s3:::\${B}/${inp.logsPrefix}${c.name}/*`, { B: inp.bucket }),
+      sub(`arn:\${AWS::Partition}:s3:::\${B}/${clusterLogsPrefix(inp, c.name)}*`, { B: inp.bucket }),
     ),
-    sub(`arn:\${AWS::Partition}:s3:::\${B}/${inp.errorsPrefix}*`, { B: inp.bucket }),
+    sub(`arn:\${AWS::Partition}:s3:::\${B}/${FIREHOSE_ERRORS_PREFIX}*`, { B: inp.bucket }),
   ];
   return {
     Type: 'AWS::IAM::Role',
@@ -176,8 +181,8 @@ function deliveryStream(inp: EksShippingInput, c: EksCluster): Cfn {
         BucketARN: sub('arn:${AWS::Partition}:s3:::${B}', { B: inp.bucket }),
         RoleARN: arn('EksFirehoseRole'),
         // Firehose appends YYYY/MM/DD/HH/ to a prefix without expressions.
-        Prefix: `${inp.logsPrefix}${c.name}/audit/firehose/`,
-        ErrorOutputPrefix: `${inp.errorsPrefix}${c.name}/!{firehose:error-output-type}/`,
+        Prefix: eksDeliveryPrefix(inp, c.name),
+        ErrorOutputPrefix: `${eksErrorsPrefix(c.name)}!{firehose:error-output-type}/`,
         BufferingHints: { IntervalInSeconds: inp.bufferIntervalSeconds, SizeInMBs: inp.bufferSizeMiB },
         // CloudWatch Logs already gzips each payload; objects are concatenated gzip members,
         // which the ingest reads (lib/ingest/decompress.ts).
@@ -270,7 +275,7 @@ function deliveryStuckAlarm(inp: EksShippingInput, c: EksCluster): Cfn {
     Type: 'AWS::CloudWatch::Alarm',
     Properties: {
       AlarmName: `${inp.service}-${inp.stage}-delivery-stuck-${c.name}`,
-      AlarmDescription: `Firehose cannot deliver EKS cluster ${c.name}'s audit events to the logs bucket (see the stream's errors under ${inp.errorsPrefix}${c.name}/)`,
+      AlarmDescription: `Firehose cannot deliver EKS cluster ${c.name}'s audit events to the logs bucket (see the stream's errors under ${eksErrorsPrefix(c.name)})`,
       Namespace: 'AWS/Firehose',
       MetricName: 'DeliveryToS3.DataFreshness',
       Dimensions: [{ Name: 'DeliveryStreamName', Value: { Ref: streamId(c) } }],

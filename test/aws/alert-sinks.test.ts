@@ -8,7 +8,7 @@ import {
   drainQueue,
   localClients,
   type LocalStack,
-} from '../../lib/aws/local-stack';
+} from '../../lib/local-aws/local-stack';
 import { buildChatNotification } from '../../lib/notify/chat';
 import { DETAIL_TYPES, EVENT_SOURCE } from '../../lib/notify/eventbridge';
 import { toAlertMessage } from '../../lib/notify/message';

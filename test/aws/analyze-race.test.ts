@@ -11,10 +11,10 @@ import { AlertStateConflictError, loadAlertState, saveAlertState } from '../../l
 import { analyzeCluster } from '../../lib/aws/analyze-run';
 import { analyzeConfigFromEnv } from '../../lib/aws/env-config';
 import { writeFacts } from '../../lib/aws/facts-store';
-import { createLocalStack, drainQueue, type LocalStack } from '../../lib/aws/local-stack';
+import { createLocalStack, drainQueue, type LocalStack } from '../../lib/local-aws/local-stack';
 import { emptyAlertState } from '../../lib/alerts/diff';
 import { encodeAlertState } from '../../lib/alerts/state';
-import { defaultLayout } from '../../lib/facts/partition';
+import { defaultLayout } from '../../lib/aws/bucket-layout';
 import { projectRecord } from '../../lib/facts/project';
 import type { Fact } from '../../lib/model/facts';
 import { simulateCluster } from '../../sim';

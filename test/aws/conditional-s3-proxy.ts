@@ -4,7 +4,7 @@
 // this only adds the one behaviour of real S3 the alert-state claim relies on.
 import { createServer, type Server } from 'http';
 import { forwardRequest } from '../support/http-forward';
-import { listenLocal } from '../../lib/aws/local-listen';
+import { listenLocal } from '../../lib/local-aws/local-listen';
 
 export interface ConditionalProxy {
   endpoint: string;

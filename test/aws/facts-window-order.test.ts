@@ -5,7 +5,7 @@ import { gzipSync } from 'zlib';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { readFactsWindow } from '../../lib/aws/facts-store';
 import { encodeFacts } from '../../lib/facts/codec';
-import { defaultLayout, hourFactsPrefix } from '../../lib/facts/partition';
+import { defaultLayout, hourFactsPrefix } from '../../lib/aws/bucket-layout';
 import { podFact } from '../facts/fixtures';
 
 const layout = defaultLayout();

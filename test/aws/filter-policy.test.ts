@@ -7,7 +7,7 @@ import { CreateTopicCommand, SNSClient, SubscribeCommand } from '@aws-sdk/client
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
 import { publishSnsMessage } from '../../lib/aws/sns-publisher';
-import { drainQueue } from '../../lib/aws/local-stack';
+import { drainQueue } from '../../lib/local-aws/local-stack';
 import { buildSnsMessage, toAlertMessage } from '../../lib/notify/message';
 import { ctx, loop, loopEvent, recreation, recreationEvent } from '../notify/fixtures';
 

@@ -2,7 +2,7 @@
 // the local stand-in, cached, with the previous version while a rotation is under way.
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { cachedLinkSecrets } from '../../lib/aws/link-secret';
-import { startLocalSecrets, type LocalSecrets } from '../../lib/aws/local-secrets';
+import { startLocalSecrets, type LocalSecrets } from '../../lib/local-aws/local-secrets';
 
 describe('link secret', () => {
   let sm: LocalSecrets;

@@ -9,11 +9,11 @@ import { listFactsClusters, readFactsWindow, writeFacts } from '../../lib/aws/fa
 import { writeReport } from '../../lib/aws/report-store';
 import { signToken } from '../../lib/links/token';
 import { cachedSsmParameter } from '../../lib/aws/ssm-secret';
-import { startLocalSsm, type LocalSsm } from '../../lib/aws/local-ssm';
+import { startLocalSsm, type LocalSsm } from '../../lib/local-aws/local-ssm';
 import { runBackfill } from '../../lib/cli/backfill';
-import { drainQueue } from '../../lib/aws/local-stack';
+import { drainQueue } from '../../lib/local-aws/local-stack';
 import { parseS3Notification } from '../../lib/aws/s3-events';
-import { defaultLayout } from '../../lib/facts/partition';
+import { defaultLayout } from '../../lib/aws/bucket-layout';
 import type { OperatorFact } from '../../lib/model/facts';
 
 let fx: Fauxqs;

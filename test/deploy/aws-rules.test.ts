@@ -15,6 +15,7 @@ import {
   type IamRequest,
   type Translate,
 } from './rules/iam-requests';
+import { KEY_USES, layoutRequests, uncatalogued } from './rules/layout-requests';
 import { nameViolations } from './rules/name-limits';
 import { packageAll, PARAMETER_SETS, type Packaged } from './rules/packaged-sets';
 import { Resolver } from './rules/resolve';
@@ -154,6 +155,19 @@ describe.each(PARAMETER_SETS.map((s) => [s.name]))('parameter set: %s', (name) =
     if (verdict.unused.length > 0)
       console.warn(`[${name}] allowed, but no recorded call needs it:\n  ${verdict.unused.join('\n  ')}`);
   }, 300_000);
+
+  it('grants every key the bucket layout builds to the functions that use it', async () => {
+    const t = effectiveTemplate(of().template);
+    const envs = environments(t);
+    const requests = layoutRequests(envs, envs.get('analyze')!.BUCKET!);
+    expect(requests.length).toBeGreaterThanOrEqual(KEY_USES.length);
+    const verdict = await evaluateRequests(rolesOfFunctions(t, new Resolver(t)), requests, '123456789012');
+    expect(verdict.denied).toEqual([]);
+  });
+});
+
+it('the bucket layout’s exports are each a key the IAM checks place, or not a key', () => {
+  expect(uncatalogued()).toEqual([]);
 });
 
 describe('each check fails on a planted fault', () => {
@@ -308,4 +322,40 @@ describe('each check fails on a planted fault', () => {
     },
     300_000,
   );
+
+  // The layout's keys alone, without the emulated run: each shown to fail on a role that
+  // grants its prefix only in part.
+  const narrow = (sid: string, from: string, to: string) => (t: Template) => {
+    const s = (
+      props(t, 'AnalyzeRole').Policies as { PolicyDocument: { Statement: Props[] } }[]
+    )[0]!.PolicyDocument.Statement.find((x) => x.Sid === sid)!;
+    const sub = (s.Resource as { 'Fn::Sub': [string, Json] })['Fn::Sub'];
+    if (!sub[0].endsWith(from)) throw new Error(`${sid}: ${sub[0]} does not end with ${from}`);
+    sub[0] = sub[0].slice(0, -from.length) + to;
+  };
+  it.each<[string, (t: Template) => void, RegExp]>([
+    [
+      'analyze may write only JSON reports',
+      narrow('WriteReports', '/reports/*', '/reports/*.json'),
+      /AnalyzeRole: s3:(Put|Get)Object on arn:aws:s3:::koperator-audit-test-\w+\/reports\/cluster=eks-prod\/\S+\.html is ImplicitlyDenied \(analyze: bucket layout: reportHtmlKey\)/,
+    ],
+    [
+      'analyze may keep only the alert state under the state prefix',
+      narrow('AlertState', '/state/*', '/state/*/alerts.json'),
+      /AnalyzeRole: s3:(Get|Put)Object on arn:aws:s3:::koperator-audit-test-\w+\/state\/cluster=eks-prod\/findings-history\.json is ImplicitlyDenied \(analyze: bucket layout: findingsHistoryStateKey\)/,
+    ],
+  ])('layout: %s', async (_, plant, expected) => {
+    const t = base();
+    plant(t);
+    const eff = effectiveTemplate(t);
+    const envs = environments(eff);
+    const verdict = await evaluateRequests(
+      rolesOfFunctions(eff, new Resolver(eff)),
+      layoutRequests(envs, envs.get('analyze')!.BUCKET!),
+      '123456789012',
+    );
+    // Denied: that kind of key, for each action on it, and nothing else.
+    expect(verdict.denied.length).toBeGreaterThan(0);
+    expect(verdict.denied.filter((d) => !expected.test(d))).toEqual([]);
+  });
 });

@@ -2,12 +2,12 @@
 // eksClusters param becomes the per-cluster resources through osls' own variable resolution
 // (infra/eks-shipping.cjs), wired to the stack's bucket, alarm topic and custom resource
 // function; a bad cluster name stops the packaging with a message that names it.
-import { spawnSync } from 'child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 import { auditFilterPattern, renderPattern } from '../../lib/ingest/subscription-filter';
 import { parseEksClusters } from '../../lib/deploy/eks-clusters';
+import { packaged, runPackage, type PackageRun } from './package-cache';
 
 type Json = Record<string, unknown>;
 interface Resource {
@@ -17,29 +17,16 @@ interface Resource {
   DependsOn?: string | string[];
 }
 
-const root = path.join(__dirname, '..', '..');
-
-function packageWith(params: string[]): { status: number | null; output: string; outDir: string } {
-  const outDir = mkdtempSync(path.join(tmpdir(), 'koperator-audit-eks-package-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: outDir };
-  for (const k of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'AWS_PROFILE'])
-    delete env[k];
-  const res = spawnSync(
-    'npm',
-    [
-      'run',
-      '--silent',
-      'package',
-      '--',
-      '--stage',
-      'test',
-      '--package',
-      outDir,
-      ...params.flatMap((p) => ['--param', p]),
-    ],
-    { cwd: root, env, encoding: 'utf8', timeout: 180_000 },
-  );
-  return { status: res.status, output: `${res.stdout}\n${res.stderr}`, outDir };
+/** A packaging expected to fail: never cached, in folders of its own. */
+async function packageFailing(params: Record<string, string>): Promise<PackageRun> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'koperator-audit-eks-package-'));
+  try {
+    const [out, home, tmp] = ['package', 'home', 'tmp'].map((d) => path.join(dir, d));
+    for (const d of [out!, home!, tmp!]) mkdirSync(d);
+    return await runPackage({ stage: 'test', params }, out!, { home: home!, tmp: tmp! });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Every Ref and GetAtt target in a value. */
@@ -56,19 +43,16 @@ function targets(v: unknown, out: Set<string> = new Set()): Set<string> {
 }
 
 describe('osls package with eksClusters and reservedConcurrency=true (offline)', () => {
-  let outDir: string;
   let template: { Resources: Record<string, Resource>; Conditions: Json; Outputs: Json; Parameters?: Json };
   const clusters = parseEksClusters('prod-eu,prod_us');
 
-  beforeAll(() => {
-    const run = packageWith(['eksClusters=prod-eu,prod_us', 'reservedConcurrency=true']);
-    outDir = run.outDir;
-    if (run.status !== 0) throw new Error(`npm run package failed (${run.status}):\n${run.output}`);
-    template = JSON.parse(
-      readFileSync(path.join(outDir, 'cloudformation-template-update-stack.json'), 'utf8'),
-    );
-  }, 200_000);
-  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+  beforeAll(async () => {
+    const entry = await packaged({
+      stage: 'test',
+      params: { eksClusters: 'prod-eu,prod_us', reservedConcurrency: 'true' },
+    });
+    template = entry.template as typeof template;
+  }, 300_000);
 
   it('ships each listed cluster’s log group through its own stream into the stack’s bucket under logs/<cluster>/', () => {
     for (const c of clusters) {
@@ -114,10 +98,13 @@ describe('osls package with eksClusters and reservedConcurrency=true (offline)',
     });
   });
 
-  it('stops packaging on a cluster name EKS would refuse, naming it', () => {
-    const run = packageWith(['eksClusters=good,bad.name']);
-    rmSync(run.outDir, { recursive: true, force: true });
+  // One failing packaging for both package-time checks (osls reports every variable it
+  // could not resolve): a bad cluster name, and a prefix the bucket layout refuses
+  // (infra/layout.cjs, wired in serverless.yml's custom.bucketLayout).
+  it('stops packaging on a cluster name EKS would refuse, and on a prefix not in normal form, naming each', async () => {
+    const run = await packageFailing({ eksClusters: 'good,bad.name', factsPrefix: '/facts' });
     expect(run.status).not.toBe(0);
+    expect(run.output).toContain('factsPrefix "/facts" must be written "facts/"');
     expect(run.output).toContain('"bad.name" is not an EKS cluster name');
   }, 200_000);
 });

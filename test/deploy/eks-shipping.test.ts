@@ -13,7 +13,6 @@ function input(clusters: string, extra: Partial<EksShippingInput> = {}): EksShip
     clusters: parseEksClusters(clusters),
     bucket: { Ref: 'LogsBucket' },
     logsPrefix: 'logs/',
-    errorsPrefix: 'firehose-errors/',
     bufferIntervalSeconds: 60,
     bufferSizeMiB: 5,
     filterPattern: '{ $.verb != "get" }',

@@ -1,12 +1,11 @@
 // Packages the deployment with osls, offline and without AWS credentials, exactly as
-// `npm run package` does, and checks the CloudFormation template it produced: the
+// `npm run package` does (package-cache.ts), and checks the CloudFormation template it produced: the
 // resources and event sources, least-privilege roles, alarms and encryption.
-import { spawnSync } from 'child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'fs';
-import { tmpdir } from 'os';
+import { readFileSync } from 'fs';
 import * as path from 'path';
-import { findingsHistoryKey } from '../../lib/aws/findings-history';
+import { findingsHistoryKey } from '../../lib/aws/bucket-layout';
 import { FINDINGS_COLUMNS } from '../../lib/history/findings-rows';
+import { BASE_SPEC, packaged } from './package-cache';
 
 type Json = Record<string, unknown>;
 interface Resource {
@@ -25,48 +24,24 @@ interface Statement {
 }
 
 const root = path.join(__dirname, '..', '..');
-let outDir: string;
 let template: { Resources: Record<string, Resource>; Conditions: Json; Outputs: Json };
-/** The temp folder the packaging runs with: it must be left as empty as it was found. */
-let packTmp: string;
+let packageFiles: string[];
 let leftInTmp: string[];
 
-beforeAll(() => {
-  outDir = mkdtempSync(path.join(tmpdir(), 'koperator-audit-package-'));
-  // Beside the package folder, not in it: packaging empties the folder it packages into.
-  packTmp = mkdtempSync(path.join(tmpdir(), 'koperator-audit-package-tmpdir-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: outDir, TMPDIR: packTmp };
-  // No credentials at all: the script must bring its own dummies.
-  for (const k of [
-    'AWS_ACCESS_KEY_ID',
-    'AWS_SECRET_ACCESS_KEY',
-    'AWS_SESSION_TOKEN',
-    'AWS_PROFILE',
-    'AWS_REGION',
-    'AWS_DEFAULT_REGION',
-  ])
-    delete env[k];
-  const res = spawnSync('npm', ['run', '--silent', 'package', '--', '--stage', 'test', '--package', outDir], {
-    cwd: root,
-    env,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  if (res.status !== 0)
-    throw new Error(`npm run package failed (${res.status}):\n${res.stdout}\n${res.stderr}`);
-  template = JSON.parse(readFileSync(path.join(outDir, 'cloudformation-template-update-stack.json'), 'utf8'));
+// The default set as `npm run package` gives it, without credentials (the script brings
+// its own dummies), in a HOME and TMPDIR of its own; packaged once per tree and shared
+// with the other deploy suites (package-cache.ts), the TMPDIR listing kept with it.
+beforeAll(async () => {
+  const entry = await packaged(BASE_SPEC);
+  template = entry.template as typeof template;
+  packageFiles = entry.files;
   // Compile caches reused by every run are the runtime's, not packaging's: tsx's (tsx-<uid>)
   // and, from Node 22, Node's own module compile cache (node-compile-cache).
-  leftInTmp = readdirSync(packTmp).filter((f) => !/^(tsx-\d+|node-compile-cache)$/.test(f));
-}, 120_000);
+  leftInTmp = entry.leftInTmp.filter((f) => !/^(tsx-\d+|node-compile-cache)$/.test(f));
+}, 300_000);
 
 it('leaves nothing in the temp folder (serverless-esbuild stages every zip there)', () => {
   expect(leftInTmp).toEqual([]);
-});
-
-afterAll(() => {
-  rmSync(outDir, { recursive: true, force: true });
-  rmSync(packTmp, { recursive: true, force: true });
 });
 
 const res = (id: string): Resource => {
@@ -86,9 +61,7 @@ const text = (v: unknown): string => JSON.stringify(v);
 
 describe('osls package (offline)', () => {
   it('bundles each function on its own with esbuild', () => {
-    const zips = readdirSync(outDir)
-      .filter((f) => f.endsWith('.zip'))
-      .sort();
+    const zips = packageFiles.filter((f) => f.endsWith('.zip')).sort();
     expect(zips).toEqual([
       'analyze.zip',
       'dispatchAnalysis.zip',
@@ -574,7 +547,7 @@ describe('osls package (offline)', () => {
     // The location template is the writer's key layout, Athena's placeholders in place of the values.
     const template = text(t.Parameters['storage.location.template']);
     expect(template).toContain('/findings/cluster=${cluster}/dt=${dt}/');
-    expect(findingsHistoryKey('findings/', 'eks-prod', '2026-11-02-10')).toBe(
+    expect(findingsHistoryKey({ findingsPrefix: 'findings/' }, 'eks-prod', '2026-11-02-10')).toBe(
       'findings/cluster=eks-prod/dt=2026-11-02/2026-11-02-10.jsonl',
     );
     expect(text(t.StorageDescriptor.Location)).toContain('/findings/');

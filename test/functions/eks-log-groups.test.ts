@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'http';
 import type { AddressInfo } from 'net';
 import type { CloudFormationCustomResourceEvent, Context } from 'aws-lambda';
-import { lambdaContext } from '../../lib/aws/local-lambda';
+import { lambdaContext } from '../../lib/local-aws/local-lambda';
 import { sendCustomResourceResponse, type CustomResourceResponse } from '../../lib/aws/custom-resource';
 
 interface Call {

@@ -7,8 +7,8 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { createLocalStack } from '../../lib/aws/local-stack';
-import { lambdaContext } from '../../lib/aws/local-lambda';
+import { createLocalStack } from '../../lib/local-aws/local-stack';
+import { lambdaContext } from '../../lib/local-aws/local-lambda';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
 import { captureProcessOutput } from '../support/process-output';
 

@@ -11,8 +11,8 @@ import {
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { SQSEvent } from 'aws-lambda';
 import { listObjects } from '../../lib/aws/backfill';
-import { receiveBatch, type SqsHandler } from '../../lib/aws/local-stack';
-import { lambdaContext, sqsEventFromMessages } from '../../lib/aws/local-lambda';
+import { receiveBatch, type SqsHandler } from '../../lib/local-aws/local-stack';
+import { lambdaContext, sqsEventFromMessages } from '../../lib/local-aws/local-lambda';
 import { buildS3Notification } from '../../lib/aws/s3-events';
 
 /** A small deterministic generator (mulberry32), so a failing order can be replayed. */

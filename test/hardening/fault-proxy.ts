@@ -5,7 +5,7 @@
 // own retry strategy, error parsing and the handlers run exactly as against AWS.
 import { createServer, type IncomingHttpHeaders, type Server } from 'http';
 import { forwardRequest } from '../support/http-forward';
-import { listenLocal } from '../../lib/aws/local-listen';
+import { listenLocal } from '../../lib/local-aws/local-listen';
 
 export interface ProxiedRequest {
   method: string;

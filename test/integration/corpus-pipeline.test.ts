@@ -9,7 +9,7 @@ import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
 import { describeWithCorpus, SCENARIOS, corpusLogFiles } from '../support/shared-corpus';
-import { driveSqsHandler, uploadObject } from '../../lib/aws/local-stack';
+import { driveSqsHandler, uploadObject } from '../../lib/local-aws/local-stack';
 import type { FindingsDocument } from '../../lib/model/findings';
 import type { Classification } from '../../lib/model/findings';
 import {

@@ -7,7 +7,7 @@
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
-import { driveSqsHandler, uploadObject } from '../../lib/aws/local-stack';
+import { driveSqsHandler, uploadObject } from '../../lib/local-aws/local-stack';
 import { driftKey } from '../../lib/drift/key';
 import { isFixImpact } from '../../lib/analyze/fix-impact';
 import type { FindingsDocument } from '../../lib/model/findings';

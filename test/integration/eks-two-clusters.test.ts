@@ -8,7 +8,7 @@
 // generated template says (prefix, pattern), applied by the test.
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { driveSqsHandler, uploadObject } from '../../lib/aws/local-stack';
+import { driveSqsHandler, uploadObject } from '../../lib/local-aws/local-stack';
 import { parseEksClusters } from '../../lib/deploy/eks-clusters';
 import { eksShippingTemplate } from '../../lib/deploy/eks-shipping';
 import { auditFilterPattern, patternMatches, renderPattern } from '../../lib/ingest/subscription-filter';
@@ -48,7 +48,6 @@ describe('two EKS clusters onboarded by one parameter (fauxqs)', () => {
     clusters,
     bucket: BUCKET,
     logsPrefix: 'logs/',
-    errorsPrefix: 'firehose-errors/',
     bufferIntervalSeconds: 60,
     bufferSizeMiB: 5,
     filterPattern: renderPattern(pattern),

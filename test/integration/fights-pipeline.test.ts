@@ -8,7 +8,7 @@ import * as path from 'path';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
 import { describeWithCorpus, FIGHTS, corpusLogFiles } from '../support/shared-corpus';
-import { driveSqsHandler, uploadObject } from '../../lib/aws/local-stack';
+import { driveSqsHandler, uploadObject } from '../../lib/local-aws/local-stack';
 import { fightKey } from '../../lib/fights/key';
 import type { Fight, FindingsDocument } from '../../lib/model/findings';
 import type { FightAlertMessage } from '../../lib/notify/message';

@@ -12,7 +12,7 @@ import * as path from 'path';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
 import { listObjects } from '../../lib/aws/backfill';
 import { writeFacts } from '../../lib/aws/facts-store';
-import { defaultLayout, reportKey } from '../../lib/facts/partition';
+import { defaultLayout, reportKey } from '../../lib/aws/bucket-layout';
 import type { FixImpact } from '../../lib/analyze/fix-impact';
 import {
   FINDINGS_COLUMNS,

@@ -6,7 +6,7 @@
 // delivery and a second analysis publish nothing.
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
-import { driveSqsHandler, uploadObject } from '../../lib/aws/local-stack';
+import { driveSqsHandler, uploadObject } from '../../lib/local-aws/local-stack';
 import { DEFAULT_SCENARIO_ORDER, simulateCluster, type ScenarioName, type SimulatedLogs } from '../../sim';
 import { encodeAudit, encodeOperator } from '../../sim/encode';
 import type { Classification } from '../../lib/model/findings';

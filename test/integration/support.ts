@@ -6,9 +6,9 @@ import { S3Client } from '@aws-sdk/client-s3';
 import type { SNSEvent } from 'aws-lambda';
 import { listObjects } from '../../lib/aws/backfill';
 import { buildS3Notification } from '../../lib/aws/s3-events';
-import { createLocalStack, drainQueue, type LocalStack } from '../../lib/aws/local-stack';
-import { snsEventFromEnvelope } from '../../lib/aws/local-lambda';
-import { runSchedule, type ScheduleRun } from '../../lib/aws/local-schedule';
+import { createLocalStack, drainQueue, type LocalStack } from '../../lib/local-aws/local-stack';
+import { snsEventFromEnvelope } from '../../lib/local-aws/local-lambda';
+import { runSchedule, type ScheduleRun } from '../../lib/local-aws/local-schedule';
 import type { ClusterSummary } from '../../functions/analyze';
 import type { Fauxqs } from '../support/fauxqs';
 import type { AlertMessage, LoopAlertMessage } from '../../lib/notify/message';
@@ -16,7 +16,7 @@ import type { Classification, Loop, Recreation } from '../../lib/model/findings'
 import { emptyAlertState } from '../../lib/alerts/diff';
 import { encodeAlertState } from '../../lib/alerts/state';
 import { saveAlertState } from '../../lib/aws/alert-state-store';
-import { alertStateKey, defaultLayout } from '../../lib/facts/partition';
+import { alertStateKey, defaultLayout } from '../../lib/aws/bucket-layout';
 
 export interface Env {
   s3: S3Client;

@@ -18,12 +18,12 @@ import {
   type Message,
 } from '@aws-sdk/client-sqs';
 import { gzipSync } from 'zlib';
-import { drainQueue, receiveBatch } from '../../lib/aws/local-stack';
-import { lambdaContext, sqsEventFromMessages } from '../../lib/aws/local-lambda';
+import { drainQueue, receiveBatch } from '../../lib/local-aws/local-stack';
+import { lambdaContext, sqsEventFromMessages } from '../../lib/local-aws/local-lambda';
 import { sendAnalysisRequests, parseAnalysisRequest } from '../../lib/aws/analysis-queue';
 import { writeFacts } from '../../lib/aws/facts-store';
 import { parseDurationSeconds } from '../../lib/config/duration';
-import { defaultLayout } from '../../lib/facts/partition';
+import { defaultLayout } from '../../lib/aws/bucket-layout';
 import { simulateCluster } from '../../sim';
 import { simulatedFacts } from '../support/sim-facts';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
@@ -113,6 +113,17 @@ describe('a throttled analysis on the emulator (fauxqs)', () => {
   afterAll(async () => {
     process.env = saved;
     await fx?.stop();
+  });
+
+  it('the emulated stack’s analysis queue dead-letters after as many receives as a default deployment’s', async () => {
+    const attrs = await env.sqs.send(
+      new GetQueueAttributesCommand({
+        QueueUrl: env.stack.analysisQueueUrl,
+        AttributeNames: ['RedrivePolicy'],
+      }),
+    );
+    const redrive = JSON.parse(attrs.Attributes!.RedrivePolicy!) as { maxReceiveCount: number | string };
+    expect(Number(redrive.maxReceiveCount)).toBe(maxReceiveCount(param('reservedConcurrency') === 'true'));
   });
 
   /** The analysis queue and its dead-letter queue as the template makes them for this setting. */

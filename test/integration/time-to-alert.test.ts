@@ -6,7 +6,7 @@
 // asks for the cluster's analysis on the analysis queue), not by the next schedule.
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { performance } from 'perf_hooks';
-import { driveSqsHandler, uploadObject } from '../../lib/aws/local-stack';
+import { driveSqsHandler, uploadObject } from '../../lib/local-aws/local-stack';
 import { parseAnalysisRequest } from '../../lib/aws/analysis-queue';
 import type { AnalyzeOutcome, ClusterSummary } from '../../functions/analyze';
 import type { AlertMessage } from '../../lib/notify/message';

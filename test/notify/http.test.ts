@@ -1,5 +1,5 @@
 import { HttpPostError, parseRetryAfter, postJsonWithRetry, retryDelayMs } from '../../lib/notify/http';
-import { startLocalSlack, type LocalSlack } from '../../lib/aws/local-slack';
+import { startLocalSlack, type LocalSlack } from '../../lib/local-aws/local-slack';
 
 describe('retry timing', () => {
   const o = { baseDelayMs: 500, maxDelayMs: 20_000, random: () => 0.5 };

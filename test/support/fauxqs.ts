@@ -1,3 +1,3 @@
-// The fauxqs test server lives in lib/aws/fauxqs-server.ts (the local pipeline starts it
+// The fauxqs test server lives in lib/local-aws/fauxqs-server.ts (the local pipeline starts it
 // too); tests keep importing it from here.
-export { startFauxqs, type Fauxqs } from '../../lib/aws/fauxqs-server';
+export { startFauxqs, type Fauxqs } from '../../lib/local-aws/fauxqs-server';

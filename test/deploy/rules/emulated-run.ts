@@ -10,12 +10,12 @@ import { promises as fs } from 'fs';
 import * as path from 'path';
 import type { Context, LambdaFunctionURLEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { enqueueObjects, listObjects } from '../../../lib/aws/backfill';
-import { startFauxqs } from '../../../lib/aws/fauxqs-server';
+import { startFauxqs } from '../../../lib/local-aws/fauxqs-server';
 import { listFactsHours } from '../../../lib/aws/facts-store';
-import { runSchedule } from '../../../lib/aws/local-schedule';
-import { startLocalSlack } from '../../../lib/aws/local-slack';
-import { startLocalSecrets } from '../../../lib/aws/local-secrets';
-import { startLocalSsm } from '../../../lib/aws/local-ssm';
+import { runSchedule } from '../../../lib/local-aws/local-schedule';
+import { startLocalSlack } from '../../../lib/local-aws/local-slack';
+import { startLocalSecrets } from '../../../lib/local-aws/local-secrets';
+import { startLocalSsm } from '../../../lib/local-aws/local-ssm';
 import {
   createLocalStack,
   driveSnsHandler,
@@ -23,9 +23,10 @@ import {
   localClients,
   uploadObject,
   type LocalStack,
-} from '../../../lib/aws/local-stack';
-import { defaultLayout, hourStart } from '../../../lib/facts/partition';
-import { lambdaContext } from '../../../lib/aws/local-lambda';
+} from '../../../lib/local-aws/local-stack';
+import { defaultLayout } from '../../../lib/aws/bucket-layout';
+import { hourStart } from '../../../lib/facts/partition';
+import { lambdaContext } from '../../../lib/local-aws/local-lambda';
 import type { AlertMessage } from '../../../lib/notify/message';
 import { listLocal } from '../../../lib/sources/local';
 import { asFunction, recordCalls, type RawCall } from './call-recorder';

@@ -12,7 +12,7 @@ import type {
   SQSRecord,
 } from 'aws-lambda';
 import { randomUUID } from 'crypto';
-import { encodeAnalysisRequest } from './analysis-queue';
+import { encodeAnalysisRequest } from '../aws/analysis-queue';
 
 export function lambdaContext(functionName: string, region = 'us-east-1'): Context {
   const requestId = randomUUID();

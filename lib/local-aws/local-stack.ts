@@ -21,6 +21,7 @@ import {
   type Message,
 } from '@aws-sdk/client-sqs';
 import type { Context, SNSEvent, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { analysisMaxReceiveCount, readDeploymentSources } from './deployed-settings';
 import { lambdaContext, snsEventFromEnvelope, sqsEventFromMessages } from './local-lambda';
 
 export interface LocalClients {
@@ -98,7 +99,8 @@ export async function createLocalStack(
         VisibilityTimeout: '30',
         RedrivePolicy: JSON.stringify({
           deadLetterTargetArn: await queueArn(clients.sqs, analysisDlqUrl),
-          maxReceiveCount: 2,
+          // The deployment's own (infra/fleet.yml with the default params), not a copy.
+          maxReceiveCount: analysisMaxReceiveCount(readDeploymentSources()),
         }),
       },
     }),

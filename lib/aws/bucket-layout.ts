@@ -1,0 +1,214 @@
+// The key layout of the deployment's bucket, the one place that builds and parses its keys:
+//
+//   <logs>/<cluster>/...                                      raw logs, as shipped
+//   <logs>/<cluster>/audit/firehose/...                       an EKS cluster's audit log, by its stream
+//   firehose-errors/<cluster>/...                             what Firehose could not deliver
+//   <facts>/cluster=<c>/hour=<yyyy-MM-dd-HH>/<d>.jsonl.gz     facts, one object per (source, hour)
+//   <reports>/cluster=<c>/<run time>.json (and .html)         one analysis report per run
+//   <state>/cluster=<c>/alerts.json                           what has been alerted so far
+//   <state>/cluster=<c>/findings-history.json                 the hours the history holds
+//   <findings>/cluster=<c>/dt=<yyyy-MM-dd>/<yyyy-MM-dd-HH>.jsonl   the Athena findings history
+//
+// Here, beside the stores that read and write these keys, rather than under lib/facts/: it
+// is the deployment's bucket (the CLI reads local files and never these keys), and the
+// roles of infra/iam.yml grant exactly these prefixes (test/deploy/aws-rules.test.ts
+// checks each key built here against them). Which hour a fact falls in, and which hours a
+// window spans, is facts' own partitioning (lib/facts/partition.ts); a key only embeds it.
+//
+// Facts keys are Hive-style so Athena partition projection reads them directly, and the
+// object name <d> is a digest of the source key and its ETag: the same object delivered
+// twice, or re-uploaded with the same bytes (same ETag), lands on the same facts key and
+// overwrites it with identical content instead of adding a second copy.
+import { createHash } from 'crypto';
+
+export interface BucketLayout {
+  logsPrefix: string;
+  factsPrefix: string;
+  reportsPrefix: string;
+  statePrefix: string;
+  findingsPrefix: string;
+}
+
+export function defaultLayout(): BucketLayout {
+  return {
+    logsPrefix: 'logs/',
+    factsPrefix: 'facts/',
+    reportsPrefix: 'reports/',
+    statePrefix: 'state/',
+    findingsPrefix: 'findings/',
+  };
+}
+
+/**
+ * Where Firehose puts what it could not deliver: outside the logs prefix, so the ingest
+ * never reads it (the stack's notification filter is the logs prefix).
+ */
+export const FIREHOSE_ERRORS_PREFIX = 'firehose-errors/';
+
+/** Normalises a prefix to '' or 'a/b/' so keys join without double or missing slashes. */
+export function normalisePrefix(prefix: string): string {
+  const p = prefix.replace(/^\/+/, '').replace(/\/+$/, '');
+  return p === '' ? '' : p + '/';
+}
+
+/**
+ * Cluster names become key segments; anything outside a conservative set is
+ * percent-encoded so a name can neither add a path level nor break a partition value.
+ */
+export function clusterSegment(cluster: string): string {
+  return cluster.replace(/[^A-Za-z0-9._-]/g, (c) =>
+    Array.from(Buffer.from(c, 'utf8'))
+      .map((b) => '%' + b.toString(16).toUpperCase().padStart(2, '0'))
+      .join(''),
+  );
+}
+
+/**
+ * Where a cluster's logs go: the folder clusterOfLogKey reads the cluster from. The name is
+ * taken as it is (shippers write it so); EKS names are letters, digits, - and _ anyway.
+ */
+export function clusterLogsPrefix(layout: Pick<BucketLayout, 'logsPrefix'>, cluster: string): string {
+  return `${normalisePrefix(layout.logsPrefix)}${cluster}/`;
+}
+
+/** Where an EKS cluster's delivery stream writes its audit log. */
+export function eksDeliveryPrefix(layout: Pick<BucketLayout, 'logsPrefix'>, cluster: string): string {
+  return `${clusterLogsPrefix(layout, cluster)}audit/firehose/`;
+}
+
+/** Where an EKS cluster's delivery stream writes what it could not deliver. */
+export function eksErrorsPrefix(cluster: string): string {
+  return `${FIREHOSE_ERRORS_PREFIX}${cluster}/`;
+}
+
+/**
+ * The Kubernetes cluster a log object belongs to: the first path segment under the logs
+ * prefix (`logs/<cluster>/...`). Objects directly under the prefix, or outside it, belong
+ * to the default cluster, so a single-cluster setup needs no layout convention at all.
+ */
+export function clusterOfLogKey(key: string, logsPrefix: string, defaultCluster: string): string {
+  const p = normalisePrefix(logsPrefix);
+  if (!key.startsWith(p)) return defaultCluster;
+  const rest = key.slice(p.length);
+  const slash = rest.indexOf('/');
+  if (slash <= 0) return defaultCluster;
+  return rest.slice(0, slash);
+}
+
+/** Digest naming the facts of one version of one source object. */
+export function sourceDigest(sourceKey: string, etag: string): string {
+  // ETags arrive quoted from GetObject/HeadObject and unquoted in S3 notifications.
+  const tag = etag.replace(/^"|"$/g, '');
+  return createHash('sha256').update(`${sourceKey}\n${tag}`).digest('hex').slice(0, 40);
+}
+
+export function clusterFactsPrefix(layout: Pick<BucketLayout, 'factsPrefix'>, cluster: string): string {
+  return `${normalisePrefix(layout.factsPrefix)}cluster=${clusterSegment(cluster)}/`;
+}
+
+export function hourFactsPrefix(
+  layout: Pick<BucketLayout, 'factsPrefix'>,
+  cluster: string,
+  hour: string,
+): string {
+  return `${clusterFactsPrefix(layout, cluster)}hour=${hour}/`;
+}
+
+export function factsKey(
+  layout: Pick<BucketLayout, 'factsPrefix'>,
+  cluster: string,
+  hour: string,
+  sourceKey: string,
+  etag: string,
+): string {
+  return `${hourFactsPrefix(layout, cluster, hour)}${sourceDigest(sourceKey, etag)}.jsonl.gz`;
+}
+
+/** Recognises a facts key and returns its partition values; null for anything else. */
+export function parseFactsKey(
+  layout: Pick<BucketLayout, 'factsPrefix'>,
+  key: string,
+): { cluster: string; hour: string; digest: string } | null {
+  const p = normalisePrefix(layout.factsPrefix);
+  if (!key.startsWith(p)) return null;
+  const m = /^cluster=([^/]+)\/hour=(\d{4}-\d{2}-\d{2}-\d{2})\/([0-9a-f]{40})\.jsonl\.gz$/.exec(
+    key.slice(p.length),
+  );
+  if (!m || m[1] === undefined || m[2] === undefined || m[3] === undefined) return null;
+  return { cluster: decodeURIComponent(m[1]), hour: m[2], digest: m[3] };
+}
+
+/** Cluster name from a `<facts>/cluster=<c>/` common prefix, as ListObjectsV2 returns it. */
+export function clusterOfFactsPrefix(
+  layout: Pick<BucketLayout, 'factsPrefix'>,
+  commonPrefix: string,
+): string | null {
+  const p = normalisePrefix(layout.factsPrefix);
+  const m = /^cluster=([^/]+)\/$/.exec(commonPrefix.startsWith(p) ? commonPrefix.slice(p.length) : '');
+  return m && m[1] !== undefined ? decodeURIComponent(m[1]) : null;
+}
+
+export function reportKey(layout: Pick<BucketLayout, 'reportsPrefix'>, cluster: string, runAt: Date): string {
+  // Colons are legal in keys but awkward in shells and URLs; the run time is the name.
+  const stamp = runAt.toISOString().replace(/:/g, '-');
+  return `${normalisePrefix(layout.reportsPrefix)}cluster=${clusterSegment(cluster)}/${stamp}.json`;
+}
+
+/** The HTML rendering of a report, beside its JSON. */
+export function reportHtmlKey(reportJsonKey: string): string {
+  return reportJsonKey.replace(/\.json$/, '') + '.html';
+}
+
+export function alertStateKey(layout: Pick<BucketLayout, 'statePrefix'>, cluster: string): string {
+  return `${normalisePrefix(layout.statePrefix)}cluster=${clusterSegment(cluster)}/alerts.json`;
+}
+
+/** Which hours of a cluster the findings history holds, kept beside its alert state. */
+export function findingsHistoryStateKey(layout: Pick<BucketLayout, 'statePrefix'>, cluster: string): string {
+  return `${normalisePrefix(layout.statePrefix)}cluster=${clusterSegment(cluster)}/findings-history.json`;
+}
+
+/** One settled hour of a cluster's findings history (infra/athena.yml projects `cluster=` and `dt=`). */
+export function findingsHistoryKey(
+  layout: Pick<BucketLayout, 'findingsPrefix'>,
+  cluster: string,
+  hour: string,
+): string {
+  return `${normalisePrefix(layout.findingsPrefix)}cluster=${clusterSegment(cluster)}/dt=${hour.slice(0, 10)}/${hour}.jsonl`;
+}
+
+/**
+ * Why a layout would not work, one reason a prefix; none for a good one. The stack's
+ * templates use the prefixes as given (IAM resources `<prefix>*`, the bucket's notification
+ * and lifecycle filters) and the functions normalise them, so only the normal form makes
+ * the two agree; an empty prefix reads as the default in the functions and as the whole
+ * bucket in the templates; and a prefix inside another would have the ingest read facts,
+ * reports or Firehose's errors as logs, or expire one kind of data with another's rule.
+ */
+export function layoutProblems(layout: BucketLayout): string[] {
+  const named: [string, string][] = [
+    ...Object.entries(layout),
+    ['the Firehose errors prefix', FIREHOSE_ERRORS_PREFIX],
+  ];
+  const out: string[] = [];
+  for (const [name, p] of named) {
+    if (p === '')
+      out.push(
+        `${name} is empty: give a folder such as ${JSON.stringify(name.replace(/Prefix$/, '') + '/')}`,
+      );
+    else if (normalisePrefix(p) !== p)
+      out.push(`${name} ${JSON.stringify(p)} must be written ${JSON.stringify(normalisePrefix(p))}`);
+  }
+  named.forEach(([a, pa], i) =>
+    named.forEach(([b, pb], j) => {
+      const [na, nb] = [normalisePrefix(pa), normalisePrefix(pb)];
+      if (i === j || na === '' || nb === '' || !nb.startsWith(na) || (na === nb && j < i)) return;
+      out.push(
+        na === nb
+          ? `${b} and ${a} are both ${JSON.stringify(nb)}: give each its own folder`
+          : `${b} ${JSON.stringify(pb)} lies inside ${a} ${JSON.stringify(pa)}: give each its own folder`,
+      );
+    }),
+  );
+  return out;
+}
