@@ -103,7 +103,7 @@ function emulationInBundles(read: ReadSource): string[] {
 const readSource: ReadSource = (file) => fs.readFileSync(file, 'utf8');
 
 describe('the Lambda bundles', () => {
-  it('are the five handlers serverless.yml names, each found', () => {
+  it('are the six handlers serverless.yml names, each found', () => {
     const entries = handlerEntries();
     expect(entries.map((e) => path.relative(root, e)).sort()).toEqual([
       'functions/analyze.ts',
@@ -111,6 +111,7 @@ describe('the Lambda bundles', () => {
       'functions/eks-log-groups.ts',
       'functions/ingest.ts',
       'functions/notify-slack.ts',
+      'functions/report-link.ts',
     ]);
     for (const e of entries) expect(fs.existsSync(e)).toBe(true);
   });
