@@ -1,4 +1,5 @@
 // Process edge of the CLI: real streams, a lazily made S3 client, the exit code.
+import { existsSync } from 'fs';
 import * as path from 'path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { EXIT } from './exit-codes';
@@ -10,13 +11,15 @@ import { main } from './main';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const clients = new Map<string, S3Client>();
+const WORKER = path.join(__dirname, 'ingest-worker.js');
 
 main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   stdin: process.stdin,
-  // Bundled beside this file by scripts/build-cli.mjs.
-  ingestWorker: path.join(__dirname, 'ingest-worker.js'),
+  // Bundled beside this file by scripts/build-cli.mjs; a bundle built before the worker
+  // existed reads on one thread (the same findings, only slower) rather than failing every file.
+  ingestWorker: existsSync(WORKER) ? WORKER : undefined,
   s3Client: async ({ region }) => {
     const key = region ?? '';
     let client = clients.get(key);
