@@ -12,6 +12,7 @@
 import { Worker } from 'worker_threads';
 import type { Readable } from 'stream';
 import type { FactStore } from '../facts/store';
+import { destroyStream } from '../ingest';
 import { createIngestStats, type IngestStats } from '../ingest/stats';
 import type { SourceObject } from '../sources/types';
 import { fileEntries, listedObjects, lostObjectStats, type WorkerIngestOptions } from './file-facts';
@@ -44,11 +45,6 @@ function errorMessage(e: unknown): string {
   return e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e);
 }
 
-function destroy(stream: NodeJS.ReadableStream | Readable): void {
-  const d = (stream as Partial<Readable>).destroy;
-  if (typeof d === 'function') d.call(stream);
-}
-
 /** What one worker is doing: the object it reads, and how to hear back about it. */
 interface Job {
   seq: number;
@@ -57,6 +53,7 @@ interface Job {
   /** Wakes the sender waiting for credit (or for the end, when the worker died). */
   wake: (() => void) | null;
   done: () => void;
+  /** Nothing more to send: the object is done, or its worker is gone. */
   dead: boolean;
   /** The parts its worker sent (they outlive the object: the worker keeps its table). */
   parts: PartDecoder;
@@ -65,7 +62,6 @@ interface Job {
 class PoolWorker {
   private job: Job | null = null;
   private readonly parts: PartDecoder;
-  readonly exited: Promise<void>;
   private alive = true;
 
   constructor(
@@ -93,23 +89,20 @@ class PoolWorker {
     });
     let failure: string | null = null;
     worker.on('error', (e) => (failure = errorMessage(e)));
-    this.exited = new Promise((resolve) =>
-      worker.on('exit', (code) => {
-        this.alive = false;
-        const job = this.job;
-        this.job = null;
-        if (job) {
-          job.dead = true;
-          this.wakeSender(job);
-          this.pool.onLost(
-            job,
-            `the ingest worker stopped (${failure ?? `exit code ${code}`}) while reading it`,
-          );
-          job.done();
-        }
-        resolve();
-      }),
-    );
+    worker.on('exit', (code) => {
+      this.alive = false;
+      const job = this.job;
+      this.job = null;
+      if (job) {
+        job.dead = true;
+        this.wakeSender(job);
+        this.pool.onLost(
+          job,
+          `the ingest worker stopped (${failure ?? `exit code ${code}`}) while reading it`,
+        );
+        job.done();
+      }
+    });
   }
 
   get usable(): boolean {
@@ -150,7 +143,7 @@ class PoolWorker {
     } catch (e) {
       if (!job.dead) this.post({ type: 'fail', seq, message: errorMessage(e) });
     } finally {
-      destroy(stream);
+      destroyStream(stream);
     }
     await finished;
   }

@@ -36,7 +36,8 @@ function errorMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-function destroy(stream: NodeJS.ReadableStream | Readable): void {
+/** Ends a source stream whatever its kind (an S3 body, a file stream, a plain iterable). */
+export function destroyStream(stream: NodeJS.ReadableStream | Readable): void {
   const d = (stream as Partial<Readable>).destroy;
   if (typeof d === 'function') d.call(stream);
 }
@@ -75,7 +76,7 @@ export async function* readObject(
     reader.fileIssue('read-error', errorMessage(e));
     complete = true;
   } finally {
-    destroy(stream);
+    destroyStream(stream);
   }
   if (!complete) return;
   try {
