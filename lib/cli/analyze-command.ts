@@ -71,8 +71,8 @@ Input limits
   --max-line-bytes N     longest record read; longer ones are skipped and counted
                          (default 8388608)
   --workers N            threads reading inputs at once, one file each (default:
-                         the cores available; 1 when reading standard input). The
-                         findings do not depend on it
+                         the cores available, at most 8; 1 when reading standard
+                         input). The findings do not depend on it
   --no-progress          no progress bar (it is drawn on stderr only on a terminal)
   --debug                print the stack of an unexpected error
   -h, --help             this text
@@ -182,10 +182,15 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
 
 /**
  * Reading is split by file, so more threads than cores only compete; standard input is one
- * stream, which one thread reads as fast as several.
+ * stream, which one thread reads as fast as several. Each worker holds ~60-80 MB and the one
+ * main thread merges what they all read: past a few workers the merge is the limit, so a
+ * large machine's every core would cost memory for nothing.
  */
+const DEFAULT_MAX_WORKERS = 8;
+
 function workerCount(flag: string | undefined, inputs: readonly string[]): number {
-  if (flag === undefined) return inputs.includes('-') ? 1 : availableParallelism();
+  if (flag === undefined)
+    return inputs.includes('-') ? 1 : Math.min(DEFAULT_MAX_WORKERS, availableParallelism());
   const n = Number(flag);
   if (!Number.isInteger(n) || n < 1 || n > 256)
     throw new UsageError(`--workers must be an integer from 1 to 256 (got "${flag}")`);

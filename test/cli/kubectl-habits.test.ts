@@ -182,6 +182,27 @@ describe('--loop-max-gap says its unit and is more than zero', () => {
   });
 });
 
+describe('--workers', () => {
+  it.each([['0'], ['1.5'], ['many'], ['257']])('%s is refused in one line', (n) => {
+    const r = run(['analyze', '-f', 'examples/logs', '-o', 'json', '--workers', n]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `koperator-audit analyze: --workers must be an integer from 1 to 256 (got "${n}")\n`,
+    );
+  });
+
+  it('1, 3 and the default give the same document on the built command', () => {
+    const docs = [['--workers', '1'], ['--workers', '3'], []].map((w) => {
+      const r = run(['analyze', '-f', 'examples/logs', '-f', 'examples/damaged', '-o', 'json', ...w]);
+      expect(r.code).toBe(0);
+      const { seconds: _s, ...summary } = json(r).summary as Record<string, unknown>;
+      return { ...json(r), summary };
+    });
+    expect(docs[1]).toEqual(docs[0]);
+    expect(docs[2]).toEqual(docs[0]);
+  });
+});
+
 it('a TMPDIR that does not exist is named, in one line, not reported as a bug', () => {
   const missing = path.join(HOME, 'no-such-tmp');
   const r = run(['analyze', '-f', 'examples/logs', '-o', 'json'], { TMPDIR: missing });
