@@ -39,6 +39,8 @@ export interface ClusterSummary {
   recreations: number;
   loops: number;
   activeLoops: number;
+  /** Drifts of the alerted severities already over in the window (a first run leaves them to the report). */
+  endedDrifts: number;
   published: number;
   report: string | null;
   /** Rows added to the Athena findings history (its settled hours not written before). */
@@ -133,6 +135,7 @@ function summary(cluster: string, now: Date, r: ClusterRun | null): ClusterSumma
     recreations: r ? Object.values(r.recreationsByClass).reduce((a, b) => a + (b ?? 0), 0) : 0,
     loops: r?.loops ?? 0,
     activeLoops: r?.activeLoops ?? 0,
+    endedDrifts: r?.endedDrifts ?? 0,
     published: r?.published.length ?? 0,
     report: r?.report?.uri ?? null,
     findingsRows: r?.history?.rows ?? 0,

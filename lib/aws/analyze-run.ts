@@ -60,6 +60,11 @@ export interface ClusterRun {
   recreationsByClass: Partial<Record<Classification, number>>;
   loops: number;
   activeLoops: number;
+  /**
+   * Drifts of the alerted severities already over in the window: a first run leaves them to
+   * the report (lib/alerts/diff.ts), which the local pipeline says.
+   */
+  endedDrifts?: number;
   /** Events published by this run, leftovers of an earlier run included. */
   published: AlertEvent[];
   /** Leftovers of an earlier run among `published`. */
@@ -296,6 +301,9 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
     recreationsByClass,
     loops: result.loops.length,
     activeLoops: result.loops.filter((l) => l.active).length,
+    endedDrifts: drift.drifts.filter(
+      (d) => d.ended !== null && config.alerts.driftSeverities.includes(d.severity),
+    ).length,
     published,
     republished,
     report: link,

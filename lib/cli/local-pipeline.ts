@@ -281,6 +281,12 @@ function print(opts: LocalPipelineOptions, r: LocalPipelineResult, endpoint: str
       `${over} loop(s) ended before this first analysis: they are in the report, not alerted ` +
         `(--backfill alerts them, as logs backfilled into a watched cluster would be).\n`,
     );
+  const endedDrifts = clustersOf(r.analyze).reduce((n, c) => n + (c.endedDrifts ?? 0), 0);
+  if (!opts.backfill && endedDrifts > 0)
+    out.write(
+      `${endedDrifts} drift(s) were already over (reverted, or the pod deleted) before this first analysis: ` +
+        `they are in the report, not alerted (--backfill alerts them).\n`,
+    );
   out.write('Report links are left out: they point into the emulator, which stops with this command.\n');
   const slackLeft = new Set(r.slack);
   const chatLeft = new Set(r.chat);
@@ -312,7 +318,13 @@ function indent(text: string): string {
 }
 
 /** Loops the analysis found that were over by the end of the data. */
+function clustersOf(analyze: unknown): { loops?: number; activeLoops?: number; endedDrifts?: number }[] {
+  return (
+    (analyze as { clusters?: { loops?: number; activeLoops?: number; endedDrifts?: number }[] }).clusters ??
+    []
+  );
+}
+
 function overLoops(analyze: unknown): number {
-  const clusters = (analyze as { clusters?: { loops?: number; activeLoops?: number }[] }).clusters ?? [];
-  return clusters.reduce((n, c) => n + Math.max(0, (c.loops ?? 0) - (c.activeLoops ?? 0)), 0);
+  return clustersOf(analyze).reduce((n, c) => n + Math.max(0, (c.loops ?? 0) - (c.activeLoops ?? 0)), 0);
 }

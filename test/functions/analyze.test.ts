@@ -104,6 +104,7 @@ describe('analyze handler', () => {
         recreations: 0,
         loops: 0,
         activeLoops: 0,
+        endedDrifts: 0,
         published: 1,
         report: 's3://analyze-test/reports/cluster=eks-a/2026-11-02T11-35-00.000Z.json',
         findingsRows: 0,

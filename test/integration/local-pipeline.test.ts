@@ -2,12 +2,12 @@
 // uploaded, the three handlers driven as Lambda would, SNS messages and Slack payloads
 // printed. Runs on the shared scenario corpus when present, else on a tiny folder that
 // yields no alert (the run must still go through every stage).
-import { mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 import { PassThrough } from 'stream';
 import { runLocalPipeline } from '../../lib/cli/local-pipeline';
-import { describeWithCorpus, SCENARIOS } from '../support/shared-corpus';
+import { describeWithCorpus, DRIFT, SCENARIOS } from '../support/shared-corpus';
 import type { LoopAlertMessage } from '../../lib/notify/message';
 import type { SlackPayload } from '../../lib/notify/slack';
 
@@ -89,6 +89,40 @@ describe('runLocalPipeline', () => {
       expect(out.text()).toContain(
         '2 loop(s) ended before this first analysis: they are in the report, not alerted',
       );
+    });
+  });
+
+  describeWithCorpus(DRIFT, 'on the drift corpus (a real kube-apiserver), as the first analysis', () => {
+    it('alerts the tamper drifts that still stand and says how many were already over', async () => {
+      const truth = (
+        JSON.parse(readFileSync(path.join(DRIFT, 'expected.json'), 'utf8')) as {
+          drifts: { severity: string; ended: unknown }[];
+        }
+      ).drifts.filter((d) => d.severity === 'tamper');
+      const over = truth.filter((d) => d.ended !== null).length;
+      const standing = truth.length - over;
+      expect(over).toBeGreaterThan(0);
+      const first = sink();
+      const r = await runLocalPipeline({
+        input: DRIFT,
+        cluster: 'drift',
+        stdout: first.stream,
+        stderr: sink().stream,
+      });
+      expect(r.sns.filter((m) => m.attributes.event === 'drift-detected')).toHaveLength(standing);
+      expect(first.text()).toContain(
+        `${over} drift(s) were already over (reverted, or the pod deleted) before this first analysis`,
+      );
+      const again = sink();
+      const b = await runLocalPipeline({
+        input: DRIFT,
+        cluster: 'drift',
+        backfill: true,
+        stdout: again.stream,
+        stderr: sink().stream,
+      });
+      expect(b.sns.filter((m) => m.attributes.event === 'drift-detected')).toHaveLength(truth.length);
+      expect(again.text()).not.toContain('drift(s) were already over');
     });
   });
 
