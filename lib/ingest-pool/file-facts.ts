@@ -32,39 +32,6 @@ export async function* fileEntries(
   }
 }
 
-/**
- * The objects of a listing, and at its end, if it failed part way (no such bucket, access
- * denied), the counts that say so: what was listed before stays listed.
- */
-export async function* listedObjects(
-  objects: AsyncIterable<SourceObject>,
-): AsyncGenerator<{ object: SourceObject } | { failed: IngestStats }> {
-  const it = objects[Symbol.asyncIterator]();
-  for (;;) {
-    let next: IteratorResult<SourceObject>;
-    try {
-      next = await it.next();
-    } catch (e) {
-      yield { failed: listingFailedStats(e) };
-      return;
-    }
-    if (next.done) return;
-    yield { object: next.value };
-  }
-}
-
-function listingFailedStats(e: unknown): IngestStats {
-  const s = createIngestStats();
-  s.files.errors = 1;
-  addDetail(s, {
-    source: 'listing',
-    line: 0,
-    reason: 'list-error',
-    note: e instanceof Error ? e.message : String(e),
-  });
-  return s;
-}
-
 /** The counts of an object whose reading stopped with its reader (a worker that died). */
 export function lostObjectStats(name: string, note: string): IngestStats {
   const s = createIngestStats();

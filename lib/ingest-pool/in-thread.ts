@@ -4,7 +4,8 @@ import type { FactStore } from '../facts/store';
 import type { IngestOptions } from '../ingest';
 import { createIngestStats, type IngestStats } from '../ingest/stats';
 import type { SourceObject } from '../sources/types';
-import { fileEntries, listedObjects } from './file-facts';
+import { fileEntries } from './file-facts';
+import { listedObjects } from '../ingest/listing';
 import { OrderedFacts } from './ordered-facts';
 
 const eventsOf = (s: IngestStats): number => s.audit.read + s.operator.read;

@@ -12,7 +12,8 @@ import type { SourceObject } from '../sources/types';
 import { decompress } from './decompress';
 import { AuditDeduper } from './dedupe';
 import { ObjectReader, type ReaderOptions } from './object-reader';
-import { addDetail, type IngestStats } from './stats';
+import { listedObjects } from './listing';
+import { mergeIngestStats, type IngestStats } from './stats';
 
 export { AuditDeduper } from './dedupe';
 export { createIngestStats, mergeIngestStats } from './stats';
@@ -95,20 +96,14 @@ export async function* ingest(
   opts: IngestOptions = {},
 ): AsyncGenerator<LogRecord> {
   const dedupe = new AuditDeduper(stats);
-  const it = objects[Symbol.asyncIterator]();
-  for (;;) {
-    let next: IteratorResult<SourceObject>;
-    try {
-      next = await it.next();
-    } catch (e) {
-      // The listing itself failed (no such bucket, access denied): report it, and still
-      // release what was read so far.
-      stats.files.errors++;
-      addDetail(stats, { source: 'listing', line: 0, reason: 'list-error', note: errorMessage(e) });
+  for await (const item of listedObjects(objects)) {
+    if ('failed' in item) {
+      // The listing itself failed (no such bucket, access denied): said, and what was read
+      // so far is still released.
+      mergeIngestStats(stats, item.failed);
       break;
     }
-    if (next.done) break;
-    for await (const rec of readObject(next.value, stats, opts)) {
+    for await (const rec of readObject(item.object, stats, opts)) {
       const out = dedupe.push(rec);
       if (out) yield out;
     }
