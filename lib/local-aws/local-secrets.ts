@@ -3,8 +3,7 @@
 // secret through the real SDK client, over the wire, as they do in Lambda. It speaks the
 // AWS JSON 1.1 protocol for that one action, keeps AWSCURRENT and AWSPREVIOUS as a rotation
 // moves them, and records each request.
-import { createServer, type IncomingMessage, type Server } from 'http';
-import { listenLocal } from './local-listen';
+import { serveJsonAction } from './local-json-action';
 
 export interface LocalSecrets {
   endpoint: string;
@@ -16,15 +15,6 @@ export interface LocalSecrets {
   stop(): Promise<void>;
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let s = '';
-    req.on('data', (d: Buffer) => (s += d.toString('utf8')));
-    req.on('end', () => resolve(s));
-    req.on('error', reject);
-  });
-}
-
 export async function startLocalSecrets(secrets: Record<string, string>): Promise<LocalSecrets> {
   const arns = Object.fromEntries(
     Object.keys(secrets).map((n) => [n, `arn:aws:secretsmanager:us-east-1:000000000000:secret:${n}-AbCdEf`]),
@@ -33,24 +23,13 @@ export async function startLocalSecrets(secrets: Record<string, string>): Promis
     Object.entries(secrets).map(([n, v]) => [n, { current: v, previous: null as string | null }]),
   );
   const requests: LocalSecrets['requests'] = [];
-  const server: Server = createServer((req, res) => {
-    void readBody(req).then((text) => {
-      const reply = (status: number, body: unknown): void => {
-        res.writeHead(status, { 'content-type': 'application/x-amz-json-1.1' });
-        res.end(JSON.stringify(body));
-      };
-      const target = String(req.headers['x-amz-target'] ?? '');
-      if (target !== 'secretsmanager.GetSecretValue')
-        return reply(400, {
-          __type: 'InvalidRequestException',
-          message: `local Secrets Manager serves GetSecretValue only, not ${target}`,
-        });
-      let input: { SecretId?: unknown; VersionStage?: unknown };
-      try {
-        input = JSON.parse(text) as typeof input;
-      } catch {
-        return reply(400, { __type: 'SerializationException', message: 'body is not JSON' });
-      }
+  const listener = await serveJsonAction(
+    {
+      target: 'secretsmanager.GetSecretValue',
+      unknownType: 'InvalidRequestException',
+      what: 'local Secrets Manager serves GetSecretValue',
+    },
+    (input) => {
       const secretId = typeof input.SecretId === 'string' ? input.SecretId : '';
       const versionStage = typeof input.VersionStage === 'string' ? input.VersionStage : 'AWSCURRENT';
       requests.push({ secretId, versionStage });
@@ -59,21 +38,26 @@ export async function startLocalSecrets(secrets: Record<string, string>): Promis
       const value =
         versionStage === 'AWSCURRENT' ? v?.current : versionStage === 'AWSPREVIOUS' ? v?.previous : null;
       if (name === undefined || value === undefined || value === null)
-        return reply(400, {
-          __type: 'ResourceNotFoundException',
-          message: `Secrets Manager can't find the specified secret value for staging label: ${versionStage}`,
-        });
-      return reply(200, {
-        ARN: arns[name],
-        Name: name,
-        SecretString: value,
-        VersionId: Buffer.from(value).toString('hex').slice(0, 32).padEnd(32, '0'),
-        VersionStages: [versionStage],
-        CreatedDate: 1_780_000_000,
-      });
-    });
-  });
-  const listener = await listenLocal(server);
+        return {
+          status: 400,
+          body: {
+            __type: 'ResourceNotFoundException',
+            message: `Secrets Manager can't find the specified secret value for staging label: ${versionStage}`,
+          },
+        };
+      return {
+        status: 200,
+        body: {
+          ARN: arns[name],
+          Name: name,
+          SecretString: value,
+          VersionId: Buffer.from(value).toString('hex').slice(0, 32).padEnd(32, '0'),
+          VersionStages: [versionStage],
+          CreatedDate: 1_780_000_000,
+        },
+      };
+    },
+  );
   return {
     endpoint: listener.endpoint,
     arns,
