@@ -4,10 +4,11 @@ import type { FactStore } from '../facts/store';
 import type { IngestOptions } from '../ingest';
 import { createIngestStats, type IngestStats } from '../ingest/stats';
 import type { SourceObject } from '../sources/types';
-import { fileEntries } from './file-facts';
+import { fileEntries, type FactEntry } from './file-facts';
 import { listedObjects } from '../ingest/listing';
 import { OrderedFacts } from './ordered-facts';
 
+const BATCH = 1024;
 const eventsOf = (s: IngestStats): number => s.audit.read + s.operator.read;
 
 export async function inThreadFacts(
@@ -25,11 +26,17 @@ export async function inThreadFacts(
       break;
     }
     const s = createIngestStats();
-    let n = 0;
+    // In batches, as workers send them: one array per batch, not per record.
+    let batch: FactEntry[] = [];
     for await (const entry of fileEntries(item.object, s, opts)) {
-      merged.add(seq, [entry]);
-      if (onEvents && (++n & 1023) === 0) onEvents(before + eventsOf(s));
+      batch.push(entry);
+      if (batch.length === BATCH) {
+        merged.add(seq, batch);
+        batch = [];
+        onEvents?.(before + eventsOf(s));
+      }
     }
+    merged.add(seq, batch);
     merged.end(seq++, s);
     before += eventsOf(s);
     onEvents?.(before);
