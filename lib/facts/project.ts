@@ -267,11 +267,19 @@ function intern<T>(v: T): T {
 
 /**
  * A worker thread's projection needs its interned parts only until it has sent them: the
- * receiving thread keeps them for the run (lib/ingest-pool/part-codec.ts SharedParts), and a
+ * receiving thread keeps them for the run (its own table: sharePartByKey below), and a
  * smaller table bounds each worker's memory, at the price of a few parts interned again.
  */
 export function limitInternedParts(maxEntries: number): void {
   internedParts.limit(maxEntries);
+}
+
+/**
+ * A part another thread's projection interned, by its key: the first equal part this thread
+ * holds, so parts read on workers are shared as those projected here are.
+ */
+export function sharePartByKey<T extends object>(key: string, v: T): T {
+  return internedParts.shareByKey(key, v);
 }
 
 /** The key of a part this thread's projection interned (see ValueInterner.keyOf). */

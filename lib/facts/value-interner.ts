@@ -58,6 +58,19 @@ export class ValueInterner {
     return this.keys.get(v);
   }
 
+  /**
+   * The value known by `key` (a key `keyOf` gave, maybe on another thread), or `v`, which
+   * becomes the value known by it. `v` must be equal to what the key was made from.
+   */
+  shareByKey<T extends object>(key: string, v: T): T {
+    const known = this.known.get(key);
+    if (known !== undefined) return known as T;
+    if (this.known.size >= this.maxEntries) this.known.clear();
+    this.known.set(key, v);
+    this.keys.set(v, key);
+    return v;
+  }
+
   get size(): number {
     return this.known.size;
   }

@@ -4,7 +4,8 @@
 // part once per message and the receiver would have to serialise and hash it again to share
 // it (a fifth of the main thread's time when measured). Instead the sender names each
 // interned part by its interning key and sends it once; afterwards a reference of a few bytes
-// stands for it, and the receiver shares equal parts across senders by that key.
+// stands for it, and the receiver shares equal parts across senders by that key, in the
+// table its own projection interns into.
 //
 // The wire form is plain data. An interned part is `{[MARK]: id, k: key, v: members}` the
 // first time and `{[MARK]: id}` after; an object of the data that happens to hold MARK itself
@@ -60,26 +61,12 @@ export class PartEncoder {
   }
 }
 
-/** Equal parts from every sender, as one object each (bounded; full, it starts over: sharing lost, nothing else). */
-export class SharedParts {
-  private readonly byKey = new Map<string, object>();
-
-  constructor(private readonly limit = 262_144) {}
-
-  share(key: string, v: object): object {
-    const known = this.byKey.get(key);
-    if (known !== undefined) return known;
-    if (this.byKey.size >= this.limit) this.byKey.clear();
-    this.byKey.set(key, v);
-    return v;
-  }
-}
-
 /** One sender's parts on the receiving side. Decodes in place: the wire value is the receiver's own copy. */
 export class PartDecoder {
   private parts: object[] = [];
 
-  constructor(private readonly shared: SharedParts) {}
+  /** `share`: the receiver's table of parts by key, shared by every sender (ValueInterner.shareByKey). */
+  constructor(private readonly share: (key: string, v: object) => object) {}
 
   /** The sender started over (PartEncoder.startMessage). */
   reset(): void {
@@ -100,7 +87,7 @@ export class PartDecoder {
     }
     const value = this.members(o.v as object);
     if (id === 0) return value;
-    const part = this.shared.share(String(o.k), value);
+    const part = this.share(String(o.k), value);
     this.parts[id] = part;
     return part;
   }

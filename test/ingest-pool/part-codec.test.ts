@@ -2,7 +2,13 @@
 // parts equal across senders must come back as one object, and what the wire cannot hold
 // (a reference to a part never sent) must fail loudly rather than misread.
 import { ValueInterner } from '../../lib/facts/value-interner';
-import { PartDecoder, PartEncoder, SharedParts } from '../../lib/ingest-pool/part-codec';
+import { PartDecoder, PartEncoder } from '../../lib/ingest-pool/part-codec';
+
+/** The receiving thread's table, as the pool uses its projection's. */
+function receiver() {
+  const table = new ValueInterner(1000);
+  return (key: string, v: object) => table.shareByKey(key, v);
+}
 
 /** A sender with its own interner, as each worker has. */
 function sender(limit?: number) {
@@ -44,7 +50,7 @@ describe('part codec: values round-trip', () => {
     ['a member named __proto__ (parsed from JSON)', JSON.parse('{"__proto__": {"polluted": true}, "a": 1}')],
   ])('%s', (_name, value) => {
     const s = sender();
-    const d = new PartDecoder(new SharedParts());
+    const d = new PartDecoder(receiver());
     const out = d.decode(s.send(value).wire);
     expect(out).toEqual(value);
     expect(JSON.stringify(out)).toBe(JSON.stringify(value));
@@ -53,7 +59,7 @@ describe('part codec: values round-trip', () => {
 
   it('an interned part is sent whole once, then as a reference a few bytes long', () => {
     const s = sender();
-    const d = new PartDecoder(new SharedParts());
+    const d = new PartDecoder(receiver());
     const first = s.intern(pod('kafka-0-aaaaa'));
     const second = s.intern(pod('kafka-0-bbbbb'));
     const w1 = s.send({ request: first });
@@ -68,7 +74,7 @@ describe('part codec: values round-trip', () => {
   });
 
   it('equal parts from two senders become one object', () => {
-    const shared = new SharedParts();
+    const shared = receiver();
     const [s1, s2] = [sender(), sender()];
     const [d1, d2] = [new PartDecoder(shared), new PartDecoder(shared)];
     const a = d1.decode(s1.send(s1.intern(pod('x'))).wire) as ReturnType<typeof pod>;
@@ -79,7 +85,7 @@ describe('part codec: values round-trip', () => {
 
   it('a sender that starts over says so, and the receiver forgets that sender only', () => {
     const s = sender(2);
-    const d = new PartDecoder(new SharedParts());
+    const d = new PartDecoder(receiver());
     const sent = [0, 1, 2, 3].map((i) => s.send(s.intern(pod(`kafka-${i}`))));
     // Table full after the first pod's parts: the next message resets.
     expect(sent.map((m) => m.reset)).toEqual([false, true, true, true]);
@@ -93,7 +99,7 @@ describe('part codec: values round-trip', () => {
     const s = sender();
     const p = s.intern(pod('kafka-0'));
     s.send(p); // received by nobody
-    const d = new PartDecoder(new SharedParts());
+    const d = new PartDecoder(receiver());
     expect(() => d.decode(s.send(p).wire)).toThrow(/referenced before it was sent/);
   });
 });
