@@ -1,4 +1,4 @@
-// Redraws the README's pictures of the HTML report, analysed and rendered as the CLI does
+// Redraws the HTML report's pictures in README and docs/output.md, analysed and rendered as the CLI does
 // and shot in the tests' packaged Chromium: docs/report-examples.png from the bundled
 // examples, and docs/report-fights.png from the shared fights corpus where it exists.
 //

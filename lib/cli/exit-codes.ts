@@ -1,5 +1,5 @@
 // The exit statuses of every subcommand (findings-contract.md), in one place so the code,
-// `--help` and the README say the same.
+// `--help` and docs/exit-codes.md say the same.
 export const EXIT = {
   /** Ran; every input could be listed and opened (findings or not). */
   ok: 0,

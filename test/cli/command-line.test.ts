@@ -310,9 +310,9 @@ describe('settings that match nothing are said', () => {
     expect(json(r).summary.warnings.filter((w: string) => !w.startsWith('drift: '))).toHaveLength(1);
   });
 
-  it('the README configuration example, run on the examples, changes nothing and warns of nothing about it', () => {
-    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const block = /### Configuration[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)![1];
+  it('the configuration example of docs/cli.md, run on the examples, changes nothing and warns of nothing about it', () => {
+    const page = readFileSync(path.join(ROOT, 'docs', 'cli.md'), 'utf8');
+    const block = /## Configuration[\s\S]*?```yaml\n([\s\S]*?)```/.exec(page)![1];
     const file = path.join(TMP, 'koperator-audit.yaml');
     writeFileSync(file, block);
     const r = run(['analyze', '--input', EXAMPLES, '--config', file, '--format', 'json']);

@@ -1,5 +1,5 @@
 // examples/pods/, as a user tries explain-pod without a cluster: the shipped files are what
-// the generator writes, each gives the answer the README promises, and the README shows them.
+// the generator writes, each gives the answer docs/cli.md promises, and docs/cli.md shows them.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
@@ -92,9 +92,9 @@ describe('examples/pods', () => {
     }
   });
 
-  it('the README shows each of them', () => {
-    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  it('docs/cli.md shows each of them', () => {
+    const page = readFileSync(path.join(ROOT, 'docs', 'cli.md'), 'utf8');
     for (const f of readdirSync(PODS).filter((n) => n.endsWith('.yaml')))
-      expect([f, readme.includes(`examples/pods/${f}`)]).toEqual([f, true]);
+      expect([f, page.includes(`examples/pods/${f}`)]).toEqual([f, true]);
   });
 });

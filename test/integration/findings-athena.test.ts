@@ -2,7 +2,7 @@
 // bucket, one schedule (dispatch → analyze per cluster) writes the findings as JSON lines
 // under findings/cluster=…/dt=…/; the objects are mirrored to a folder key for key and
 // read by DuckDB with `read_json(..., hive_partitioning=true)` and the Glue table's
-// columns; README.md's own queries must give the simulator's truth, and the fix's saving
+// columns; docs/athena.md's own queries must give the simulator's truth, and the fix's saving
 // summed over the rows the run's own summary.fixImpact.
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -53,18 +53,18 @@ function duckType(t: ColumnType | 'string'): string {
   throw new Error(`no DuckDB type for ${t}`);
 }
 
-/** The README's query under `<!-- athena-query: name -->`. */
-async function readmeQuery(name: string): Promise<string> {
-  const readme = await fs.readFile(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
-  const m = new RegExp(`<!-- athena-query: ${name} -->\\s*\`\`\`sql\\n([\\s\\S]*?)\`\`\``).exec(readme);
-  if (!m) throw new Error(`README.md has no athena-query ${name}`);
+/** docs/athena.md's query under `<!-- athena-query: name -->`. */
+async function docQuery(name: string): Promise<string> {
+  const page = await fs.readFile(path.join(__dirname, '..', '..', 'docs', 'athena.md'), 'utf8');
+  const m = new RegExp(`<!-- athena-query: ${name} -->\\s*\`\`\`sql\\n([\\s\\S]*?)\`\`\``).exec(page);
+  if (!m) throw new Error(`docs/athena.md has no athena-query ${name}`);
   return m[1]!;
 }
 
 const brokerOf = (x: { namespace: string; kafkaCluster: string; brokerId: string }): string =>
   `${x.namespace}/${x.kafkaCluster}/${x.brokerId}`;
 
-describe('Athena findings history: layout and README queries (fauxqs + DuckDB)', () => {
+describe('Athena findings history: layout and docs/athena.md queries (fauxqs + DuckDB)', () => {
   let fx: Fauxqs;
   let env: Env;
   let dir: string;
@@ -187,8 +187,8 @@ describe('Athena findings history: layout and README queries (fauxqs + DuckDB)',
     }
   });
 
-  it('README "loops per cluster in the last 7 days" gives the truth loops and their recreations', async () => {
-    const rows = await query(await readmeQuery('loops-per-cluster'));
+  it('docs/athena.md "loops per cluster in the last 7 days" gives the truth loops and their recreations', async () => {
+    const rows = await query(await docQuery('loops-per-cluster'));
     const expected = [...truth.entries()]
       .map(([cluster, t]) => ({ cluster, loops: t.loops, recreations: t.loopCycles }))
       .sort((a, b) => b.loops - a.loops || a.cluster.localeCompare(b.cluster));
@@ -196,8 +196,8 @@ describe('Athena findings history: layout and README queries (fauxqs + DuckDB)',
     expect(rows).toEqual(expected);
   });
 
-  it('README "which webhooks cause reverts" names the truth webhooks with their revert counts', async () => {
-    const rows = await query(await readmeQuery('webhooks-causing-reverts'));
+  it('docs/athena.md "which webhooks cause reverts" names the truth webhooks with their revert counts', async () => {
+    const rows = await query(await docQuery('webhooks-causing-reverts'));
     const byWebhook = new Map<string, { ids: Set<string>; clusters: Set<string> }>();
     for (const [cluster, t] of truth)
       for (const r of t.recreations.filter((x) => x.classification === 'external-mutation-revert'))
@@ -214,8 +214,8 @@ describe('Athena findings history: layout and README queries (fauxqs + DuckDB)',
     expect(rows).toEqual(expected);
   });
 
-  it('README "what the fix would have saved" sums to each run’s summary.fixImpact', async () => {
-    const rows = await query(await readmeQuery('fix-savings'));
+  it('docs/athena.md "what the fix would have saved" sums to each run’s summary.fixImpact', async () => {
+    const rows = await query(await docQuery('fix-savings'));
     expect(rows.map((r) => r.cluster)).toEqual(expect.arrayContaining(['eks-prod', 'eks-staging']));
     for (const r of rows) {
       const impact = impacts.get(String(r.cluster))!;
@@ -240,8 +240,8 @@ describe('Athena findings history: layout and README queries (fauxqs + DuckDB)',
     expect(rows.find((r) => r.cluster === 'eks-prod')!.reverted_tampers).toBeGreaterThan(0);
   });
 
-  it('README "standing tamper drifts" gives the truth’s tamper drifts that never ended', async () => {
-    const rows = await query(await readmeQuery('standing-tamper-drifts'));
+  it('docs/athena.md "standing tamper drifts" gives the truth’s tamper drifts that never ended', async () => {
+    const rows = await query(await docQuery('standing-tamper-drifts'));
     const expected = [...truth.entries()]
       .flatMap(([cluster, t]) =>
         t.drifts

@@ -141,7 +141,7 @@ describe('fleet fan-out: one analysis per cluster (fauxqs)', () => {
     }
     expect(alerts.some((a) => a.cluster === BROKEN)).toBe(false);
     expect(run.failures).toBe(receives);
-    // Measured, for README.md "A fleet": per-cluster analysis time on the emulator.
+    // Measured, for docs/deploying.md "A fleet": per-cluster analysis time on the emulator.
     process.stdout.write(
       `fleet fan-out: ${run.invocations} analyze invocations for ${FLEET.length + 1} clusters in ${wall} ms\n`,
     );
