@@ -58,6 +58,9 @@ const sub = (text: string, vars: Cfn = {}): Cfn => ({
   'Fn::Sub': Object.keys(vars).length ? [text, vars] : text,
 });
 const arn = (id: string): Cfn => ({ 'Fn::GetAtt': [id, 'Arn'] });
+/** A log group and everything under it, the form IAM policies must name (CloudWatch Logs' access control overview). */
+const logGroupArn = (name: string): Cfn =>
+  sub(`arn:\${AWS::Partition}:logs:\${AWS::Region}:\${AWS::AccountId}:log-group:${name}:*`);
 
 function streamId(c: EksCluster): string {
   return `${c.logicalId}DeliveryStream`;
@@ -310,9 +313,10 @@ function logGroupsRole(inp: EksShippingInput): Cfn {
       Sid: 'CreateMissingEksLogGroups',
       Effect: 'Allow',
       Action: ['logs:CreateLogGroup'],
-      Resource: inp.clusters.map((c) =>
-        sub(`arn:\${AWS::Partition}:logs:\${AWS::Region}:\${AWS::AccountId}:log-group:${c.logGroupName}`),
-      ),
+      // IAM evaluates CreateLogGroup against `log-group:NAME:log-stream:` (the resource AWS's
+      // AccessDenied messages name), which only the `:*` form matches; the bare ARN that the
+      // resource-type table writes matches nothing the service sends.
+      Resource: inp.clusters.map((c) => logGroupArn(c.logGroupName)),
     });
   return {
     Type: 'AWS::IAM::Role',

@@ -8,6 +8,7 @@ import * as path from 'path';
 import { auditFilterPattern, renderPattern } from '../../lib/ingest/subscription-filter';
 import { parseEksClusters } from '../../lib/deploy/eks-clusters';
 import { packaged, runPackage, type PackageRun } from './package-cache';
+import { EKS_TWO } from './rules/packaged-sets';
 
 type Json = Record<string, unknown>;
 interface Resource {
@@ -44,12 +45,12 @@ function targets(v: unknown, out: Set<string> = new Set()): Set<string> {
 
 describe('osls package with eksClusters and reservedConcurrency=true (offline)', () => {
   let template: { Resources: Record<string, Resource>; Conditions: Json; Outputs: Json; Parameters?: Json };
-  const clusters = parseEksClusters('prod-eu,prod_us');
+  const clusters = parseEksClusters(EKS_TWO);
 
   beforeAll(async () => {
     const entry = await packaged({
       stage: 'test',
-      params: { eksClusters: 'prod-eu,prod_us', reservedConcurrency: 'true' },
+      params: { eksClusters: EKS_TWO, reservedConcurrency: 'true' },
     });
     template = entry.template as typeof template;
   }, 300_000);

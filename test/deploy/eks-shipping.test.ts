@@ -134,7 +134,7 @@ describe('eksShippingTemplate', () => {
     expect((logs.Resource as unknown[]).length).toBe(10);
     const lg = text(props(t.Resources.EksLogGroupsRole).Policies);
     expect(lg).toContain('logs:CreateLogGroup');
-    for (const n of names) expect(lg).toContain(`log-group:/aws/eks/${n}/cluster`);
+    for (const n of names) expect(lg).toContain(`log-group:/aws/eks/${n}/cluster:*`);
   });
 
   it('with no cluster, adds only the idle custom resource function’s role, which may create nothing', () => {

@@ -15,6 +15,15 @@ export interface ParameterSet {
 export const KMS_KEY = 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
 export const WEBHOOK_KEY = 'arn:aws:kms:us-east-1:123456789012:key/abcd1234-ab12-cd34-ef56-abcdef123456';
 
+export const EKS_TWO = 'prod-eu,prod_us';
+
+/** `n` cluster names as a fleet would have them, of a realistic length (eks-<region>-<team>-NNN). */
+export function eksClusterNames(n: number): string {
+  return Array.from({ length: n }, (_, i) => `eks-eu-west-1-team-kafka-${String(i).padStart(4, '0')}`).join(
+    ',',
+  );
+}
+
 export const PARAMETER_SETS: readonly ParameterSet[] = [
   { name: 'default', stage: 'test', params: {} },
   { name: 'existing bucket', stage: 'test', params: { existingBucketName: 'acme-eks-audit-logs' } },
@@ -25,6 +34,24 @@ export const PARAMETER_SETS: readonly ParameterSet[] = [
   { name: 'hyphenated stage', stage: 'team-a-prod', params: {} },
   // Pre-signed links: no report-link function, no link secret.
   { name: 'presigned links', stage: 'test', params: { reportLink: 'presigned' } },
+  {
+    name: 'links under a base URL',
+    stage: 'test',
+    params: { reportLink: 'url', reportBaseUrl: 'https://reports.example.com/' },
+  },
+  // The set eks-package.test.ts reads too: one packaging for both.
+  { name: 'EKS, 2 clusters', stage: 'test', params: { eksClusters: EKS_TWO, reservedConcurrency: 'true' } },
+  { name: 'EKS, 20 clusters', stage: 'test', params: { eksClusters: eksClusterNames(20) } },
+  {
+    name: 'EKS with KMS',
+    stage: 'test',
+    params: { eksClusters: EKS_TWO, kmsKeyArn: KMS_KEY, slackWebhookKmsKeyArn: WEBHOOK_KEY },
+  },
+  {
+    name: 'EKS on an existing bucket',
+    stage: 'test',
+    params: { eksClusters: EKS_TWO, existingBucketName: 'acme-eks-audit-logs' },
+  },
 ];
 
 export interface Packaged {
