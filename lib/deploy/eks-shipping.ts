@@ -164,7 +164,12 @@ function logsRole(inp: EksShippingInput): Cfn {
                 Sid: 'PutIntoDeliveryStreams',
                 Effect: 'Allow',
                 Action: ['firehose:PutRecord', 'firehose:PutRecordBatch'],
-                Resource: inp.clusters.map((c) => arn(streamId(c))),
+                // The stack's streams by their common name prefix (deliveryStreamName keeps it), not
+                // one ARN each: the role's inline policy would pass IAM's 10,240 characters at ~75
+                // clusters. Only CloudWatch Logs assumes the role, for this account's filters.
+                Resource: sub(
+                  `arn:\${AWS::Partition}:firehose:\${AWS::Region}:\${AWS::AccountId}:deliverystream/${inp.service}-${inp.stage}-*`,
+                ),
               },
             ],
           },

@@ -20,6 +20,7 @@ import { KEY_USES, layoutRequests, uncatalogued } from './rules/layout-requests'
 import { nameViolations } from './rules/name-limits';
 import { packageAll, PARAMETER_SETS, type Packaged } from './rules/packaged-sets';
 import { Resolver } from './rules/resolve';
+import { retryConflicts } from './rules/rollback';
 import { schemaViolations, specDatabase } from './rules/schema-check';
 import { firehoseRequests, subscriptionRequests } from './rules/service-requests';
 import { effectiveTemplate, type Json, type Template } from './rules/template';
@@ -171,6 +172,11 @@ describe.each(PARAMETER_SETS.map((s) => [s.name]))('parameter set: %s', (name) =
     expect(nameViolations(t)).toEqual([]);
   });
 
+  it('can be deployed again after a failed first deploy: nothing the rollback keeps is created again', () => {
+    const t = effectiveTemplate(of().template);
+    expect(retryConflicts(t, new Resolver(t))).toEqual([]);
+  });
+
   it('has no dependency cycle, in any branch', () => {
     expect(danglingReferences(of().template)).toEqual([]);
     expect(cycles(dependencyGraph(of().template))).toEqual([]);
@@ -262,6 +268,11 @@ describe('each check fails on a planted fault', () => {
       /LogsBucket\.DeletionPolicy: Keep is not a policy/,
     ],
     [
+      'RetainExceptOnCreate as an update-replace policy (valid only as a deletion policy)',
+      (t) => (t.Resources.LogsBucket!.UpdateReplacePolicy = 'RetainExceptOnCreate'),
+      /LogsBucket\.UpdateReplacePolicy: RetainExceptOnCreate is not a policy/,
+    ],
+    [
       'an unknown resource type',
       (t) => (t.Resources.LogsBucket!.Type = 'AWS::S3::Buckets'),
       /AWS::S3::Buckets is not a CloudFormation resource type/,
@@ -271,6 +282,17 @@ describe('each check fails on a planted fault', () => {
     plant(t);
     const found = schemaViolations(effectiveTemplate(t));
     expect(found.some((v) => expected.test(v))).toBe(true);
+  });
+
+  it('rollback: a logs bucket retained on the rollback of its creation blocks the retry (the blocker that was)', () => {
+    const t = base();
+    t.Resources.LogsBucket!.DeletionPolicy = 'Retain';
+    const eff = effectiveTemplate(t);
+    expect(retryConflicts(eff, new Resolver(eff))).toEqual([
+      expect.stringMatching(
+        /^LogsBucket \(AWS::S3::Bucket koperator-audit-test-1234567db123\) survives the rollback and is created again$/,
+      ),
+    ]);
   });
 
   it('names: a function name over Lambda’s 64 characters', () => {
@@ -413,7 +435,8 @@ describe('each check fails on a planted fault', () => {
       'EKS, 2 clusters',
       (t) => {
         const s = statementOf(t, 'EksLogsRole', 'PutIntoDeliveryStreams');
-        s.Resource = (s.Resource as Json[]).slice(0, 1);
+        const sub = s.Resource as { 'Fn::Sub': string };
+        sub['Fn::Sub'] = sub['Fn::Sub'].replace(/\*$/, 'prod-eu');
       },
       /EksLogsRole: firehose:PutRecord on arn:aws:firehose:us-east-1:123456789012:deliverystream\/koperator-audit-test-prod_us is ImplicitlyDenied/,
     ],

@@ -24,6 +24,12 @@ export function eksClusterNames(n: number): string {
   );
 }
 
+/**
+ * The most clusters of such names one stack holds within AWS's limits (test/deploy/stack-limits.test.ts
+ * shows one more breaking one): EksLogGroupsRole's inline policy names each log group.
+ */
+export const EKS_LARGEST_FLEET = 90;
+
 export const PARAMETER_SETS: readonly ParameterSet[] = [
   { name: 'default', stage: 'test', params: {} },
   { name: 'existing bucket', stage: 'test', params: { existingBucketName: 'acme-eks-audit-logs' } },
@@ -42,6 +48,11 @@ export const PARAMETER_SETS: readonly ParameterSet[] = [
   // The set eks-package.test.ts reads too: one packaging for both.
   { name: 'EKS, 2 clusters', stage: 'test', params: { eksClusters: EKS_TWO, reservedConcurrency: 'true' } },
   { name: 'EKS, 20 clusters', stage: 'test', params: { eksClusters: eksClusterNames(20) } },
+  {
+    name: 'EKS, the largest fleet',
+    stage: 'test',
+    params: { eksClusters: eksClusterNames(EKS_LARGEST_FLEET) },
+  },
   {
     name: 'EKS with KMS',
     stage: 'test',
