@@ -14,7 +14,7 @@ import {
   type ConcurrencyParams,
   type LimitsTemplate,
 } from '../../lib/deploy/stack-limits';
-import { EKS_LARGEST_FLEET, eksClusterNames } from './rules/packaged-sets';
+import { CREATED_BUCKET_NAME, EKS_LARGEST_FLEET, eksClusterNames } from './rules/packaged-sets';
 
 const ctx = { envParams: { EKS_CLUSTER_ARNS: 'eksClusterArns', LOOKBACK: 'lookback' } };
 
@@ -120,21 +120,7 @@ describe('templateLimitProblems', () => {
       /^eksClusters: EksLogGroupsRole's inline policies could reach \d+ characters, over IAM's 10240/,
     ],
   ])('holds the shipping template of %i clusters to IAM’s limit', (n, expected) => {
-    const bucket = {
-      'Fn::Join': [
-        '-',
-        [
-          'koperator-audit',
-          'test',
-          {
-            'Fn::Select': [
-              4,
-              { 'Fn::Split': ['-', { 'Fn::Select': [2, { 'Fn::Split': ['/', { Ref: 'AWS::StackId' }] }] }] },
-            ],
-          },
-        ],
-      ],
-    };
+    const bucket = CREATED_BUCKET_NAME;
     const t = eksShippingTemplate({
       service: 'koperator-audit',
       stage: 'test',

@@ -15,6 +15,23 @@ export interface ParameterSet {
 export const KMS_KEY = 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
 export const WEBHOOK_KEY = 'arn:aws:kms:us-east-1:123456789012:key/abcd1234-ab12-cd34-ef56-abcdef123456';
 
+/** The name of the bucket the stack creates, as the template builds it: <service>-<stage>-<12 hex digits of the stack id>. */
+export const CREATED_BUCKET_NAME = {
+  'Fn::Join': [
+    '-',
+    [
+      'koperator-audit',
+      'test',
+      {
+        'Fn::Select': [
+          4,
+          { 'Fn::Split': ['-', { 'Fn::Select': [2, { 'Fn::Split': ['/', { Ref: 'AWS::StackId' }] }] }] },
+        ],
+      },
+    ],
+  ],
+};
+
 export const EKS_TWO = 'prod-eu,prod_us';
 
 /** `n` cluster names as a fleet would have them, of a realistic length (eks-<region>-<team>-NNN). */
