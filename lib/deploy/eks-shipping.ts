@@ -283,7 +283,12 @@ function deliveryStuckAlarm(inp: EksShippingInput, c: EksCluster): Cfn {
     Type: 'AWS::CloudWatch::Alarm',
     Properties: {
       AlarmName: `${inp.service}-${inp.stage}-delivery-stuck-${c.name}`,
-      AlarmDescription: `Firehose cannot deliver EKS cluster ${c.name}'s audit events to the logs bucket (see the stream's errors under ${eksErrorsPrefix(c.name)})`,
+      // Firehose retries a failed S3 delivery for 24 h and then drops the data: those records
+      // never reach the error prefix, which holds only records it could not process.
+      AlarmDescription:
+        `Firehose cannot deliver EKS cluster ${c.name}'s audit events to the logs bucket: it retries for 24 h, then drops them. ` +
+        `Check the bucket policy, its KMS key and the role EksFirehoseRole, and the stream's DeliveryToS3.Success metric ` +
+        `(S3 delivery failures are not written under ${eksErrorsPrefix(c.name)})`,
       Namespace: 'AWS/Firehose',
       MetricName: 'DeliveryToS3.DataFreshness',
       Dimensions: [{ Name: 'DeliveryStreamName', Value: { Ref: streamId(c) } }],

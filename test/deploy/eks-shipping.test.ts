@@ -113,6 +113,11 @@ describe('eksShippingTemplate', () => {
         DatapointsToAlarm: 6,
       });
       expect(stopped.AlarmActions).toEqual([{ Ref: 'AlarmTopic' }]);
+      // Points where S3 delivery errors are, not at the error prefix they never reach.
+      const stuck = props(t.Resources[`${c.logicalId}DeliveryStuckAlarm`]).AlarmDescription as string;
+      expect(stuck).toContain('retries for 24 h, then drops them');
+      expect(stuck).toContain('EksFirehoseRole');
+      expect(stuck).toMatch(/S3 delivery failures are not written under firehose-errors\//);
     }
   });
 
