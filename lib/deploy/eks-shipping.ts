@@ -58,6 +58,9 @@ const sub = (text: string, vars: Cfn = {}): Cfn => ({
   'Fn::Sub': Object.keys(vars).length ? [text, vars] : text,
 });
 const arn = (id: string): Cfn => ({ 'Fn::GetAtt': [id, 'Arn'] });
+/** A log group and everything under it, the form IAM policies must name (CloudWatch Logs' access control overview). */
+const logGroupArn = (name: string): Cfn =>
+  sub(`arn:\${AWS::Partition}:logs:\${AWS::Region}:\${AWS::AccountId}:log-group:${name}:*`);
 
 function streamId(c: EksCluster): string {
   return `${c.logicalId}DeliveryStream`;
@@ -161,7 +164,12 @@ function logsRole(inp: EksShippingInput): Cfn {
                 Sid: 'PutIntoDeliveryStreams',
                 Effect: 'Allow',
                 Action: ['firehose:PutRecord', 'firehose:PutRecordBatch'],
-                Resource: inp.clusters.map((c) => arn(streamId(c))),
+                // The stack's streams by their common name prefix (deliveryStreamName keeps it), not
+                // one ARN each: the role's inline policy would pass IAM's 10,240 characters at ~75
+                // clusters. Only CloudWatch Logs assumes the role, for this account's filters.
+                Resource: sub(
+                  `arn:\${AWS::Partition}:firehose:\${AWS::Region}:\${AWS::AccountId}:deliverystream/${inp.service}-${inp.stage}-*`,
+                ),
               },
             ],
           },
@@ -275,7 +283,12 @@ function deliveryStuckAlarm(inp: EksShippingInput, c: EksCluster): Cfn {
     Type: 'AWS::CloudWatch::Alarm',
     Properties: {
       AlarmName: `${inp.service}-${inp.stage}-delivery-stuck-${c.name}`,
-      AlarmDescription: `Firehose cannot deliver EKS cluster ${c.name}'s audit events to the logs bucket (see the stream's errors under ${eksErrorsPrefix(c.name)})`,
+      // Firehose retries a failed S3 delivery for 24 h and then drops the data: those records
+      // never reach the error prefix, which holds only records it could not process.
+      AlarmDescription:
+        `Firehose cannot deliver EKS cluster ${c.name}'s audit events to the logs bucket: it retries for 24 h, then drops them. ` +
+        `Check the bucket policy, its KMS key and the role EksFirehoseRole, and the stream's DeliveryToS3.Success metric ` +
+        `(S3 delivery failures are not written under ${eksErrorsPrefix(c.name)})`,
       Namespace: 'AWS/Firehose',
       MetricName: 'DeliveryToS3.DataFreshness',
       Dimensions: [{ Name: 'DeliveryStreamName', Value: { Ref: streamId(c) } }],
@@ -310,9 +323,10 @@ function logGroupsRole(inp: EksShippingInput): Cfn {
       Sid: 'CreateMissingEksLogGroups',
       Effect: 'Allow',
       Action: ['logs:CreateLogGroup'],
-      Resource: inp.clusters.map((c) =>
-        sub(`arn:\${AWS::Partition}:logs:\${AWS::Region}:\${AWS::AccountId}:log-group:${c.logGroupName}`),
-      ),
+      // IAM evaluates CreateLogGroup against `log-group:NAME:log-stream:` (the resource AWS's
+      // AccessDenied messages name), which only the `:*` form matches; the bare ARN that the
+      // resource-type table writes matches nothing the service sends.
+      Resource: inp.clusters.map((c) => logGroupArn(c.logGroupName)),
     });
   return {
     Type: 'AWS::IAM::Role',

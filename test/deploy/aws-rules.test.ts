@@ -6,7 +6,8 @@
 import { cycles, danglingReferences, dependencyGraph } from './rules/dependency-graph';
 import { notePresigned } from './rules/call-recorder';
 import { recordedRun, type RecordedRun } from './rules/emulated-run';
-import { evaluateRequests, rolesOfFunctions } from './rules/iam-check';
+import { customResourceCalls } from './rules/custom-resource-run';
+import { evaluateRequests, rolesOfFunctions, rolesOfServices } from './rules/iam-check';
 import {
   functionKeys,
   implicitRequests,
@@ -19,7 +20,9 @@ import { KEY_USES, layoutRequests, uncatalogued } from './rules/layout-requests'
 import { nameViolations } from './rules/name-limits';
 import { packageAll, PARAMETER_SETS, type Packaged } from './rules/packaged-sets';
 import { Resolver } from './rules/resolve';
+import { retryConflicts } from './rules/rollback';
 import { schemaViolations, specDatabase } from './rules/schema-check';
+import { firehoseRequests, subscriptionRequests } from './rules/service-requests';
 import { effectiveTemplate, type Json, type Template } from './rules/template';
 
 jest.mock('@aws-sdk/s3-request-presigner', () => {
@@ -118,6 +121,43 @@ function requestsOf(p: Packaged, t: Template, run: RecordedRun): IamRequest[] {
   return [...fromCalls, ...implicitRequests(t, r), ...topicKeyRequests(t, r, fromCalls)];
 }
 
+/** The KMS key S3 encrypts the bucket's objects with: the stack's bucket's, or the param's for an existing bucket. */
+function bucketKeyOf(p: Packaged, t: Template): string | undefined {
+  const own = /arn:aws:kms:[^"]+/.exec(
+    JSON.stringify(t.Resources.LogsBucket?.Properties?.BucketEncryption ?? ''),
+  );
+  return own?.[0] ?? (p.set.params.kmsKeyArn || undefined);
+}
+
+/**
+ * The requests of every principal that is not a function at work: each custom resource's
+ * function running its own code on the template's properties, and the service roles
+ * (Firehose delivering to the bucket, CloudWatch Logs delivering to Firehose).
+ */
+async function principalRequests(p: Packaged, t: Template): Promise<IamRequest[]> {
+  const r = new Resolver(t);
+  const calls = await customResourceCalls(t, r);
+  const noTranslation = (v: string): string => v;
+  const translate: Translate = {
+    bucket: noTranslation,
+    queueArn: noTranslation,
+    topicArn: noTranslation,
+    parameterName: noTranslation,
+    secretArn: noTranslation,
+  };
+  return [
+    ...calls.flatMap((c) => requestsForCall(c, translate, r.d, {})),
+    ...firehoseRequests(t, r, bucketKeyOf(p, t)),
+    ...subscriptionRequests(t, r),
+  ];
+}
+
+async function principalVerdict(p: Packaged, t: Template) {
+  const r = new Resolver(t);
+  const roles = new Map([...rolesOfFunctions(t, r), ...rolesOfServices(t, r)]);
+  return evaluateRequests(roles, await principalRequests(p, t), '123456789012');
+}
+
 beforeAll(async () => {
   packaged = await packageAll();
   specDatabase();
@@ -130,6 +170,11 @@ describe.each(PARAMETER_SETS.map((s) => [s.name]))('parameter set: %s', (name) =
     const t = effectiveTemplate(of().template);
     expect(schemaViolations(t)).toEqual([]);
     expect(nameViolations(t)).toEqual([]);
+  });
+
+  it('can be deployed again after a failed first deploy: nothing the rollback keeps is created again', () => {
+    const t = effectiveTemplate(of().template);
+    expect(retryConflicts(t, new Resolver(t))).toEqual([]);
   });
 
   it('has no dependency cycle, in any branch', () => {
@@ -155,6 +200,16 @@ describe.each(PARAMETER_SETS.map((s) => [s.name]))('parameter set: %s', (name) =
     if (verdict.unused.length > 0)
       console.warn(`[${name}] allowed, but no recorded call needs it:\n  ${verdict.unused.join('\n  ')}`);
   }, 300_000);
+
+  it('allows every request of the custom resources and the service roles (Firehose, CloudWatch Logs)', async () => {
+    const p = of();
+    const t = effectiveTemplate(p.template);
+    const verdict = await principalVerdict(p, t);
+    expect(verdict.denied).toEqual([]);
+    // With clusters listed: log groups created, Firehose writes, CloudWatch Logs puts.
+    const clusters = (p.set.params.eksClusters ?? '').split(',').filter(Boolean).length;
+    expect(verdict.evaluated).toBeGreaterThanOrEqual(clusters > 0 ? clusters + 8 : 0);
+  });
 
   it('grants every key the bucket layout builds to the functions that use it', async () => {
     const t = effectiveTemplate(of().template);
@@ -213,6 +268,11 @@ describe('each check fails on a planted fault', () => {
       /LogsBucket\.DeletionPolicy: Keep is not a policy/,
     ],
     [
+      'RetainExceptOnCreate as an update-replace policy (valid only as a deletion policy)',
+      (t) => (t.Resources.LogsBucket!.UpdateReplacePolicy = 'RetainExceptOnCreate'),
+      /LogsBucket\.UpdateReplacePolicy: RetainExceptOnCreate is not a policy/,
+    ],
+    [
       'an unknown resource type',
       (t) => (t.Resources.LogsBucket!.Type = 'AWS::S3::Buckets'),
       /AWS::S3::Buckets is not a CloudFormation resource type/,
@@ -222,6 +282,17 @@ describe('each check fails on a planted fault', () => {
     plant(t);
     const found = schemaViolations(effectiveTemplate(t));
     expect(found.some((v) => expected.test(v))).toBe(true);
+  });
+
+  it('rollback: a logs bucket retained on the rollback of its creation blocks the retry (the blocker that was)', () => {
+    const t = base();
+    t.Resources.LogsBucket!.DeletionPolicy = 'Retain';
+    const eff = effectiveTemplate(t);
+    expect(retryConflicts(eff, new Resolver(eff))).toEqual([
+      expect.stringMatching(
+        /^LogsBucket \(AWS::S3::Bucket koperator-audit-test-1234567db123\) survives the rollback and is created again$/,
+      ),
+    ]);
   });
 
   it('names: a function name over Lambda’s 64 characters', () => {
@@ -322,6 +393,60 @@ describe('each check fails on a planted fault', () => {
     },
     300_000,
   );
+
+  // The principals that are not functions at work, on the EKS set: each shown to fail.
+  const statementOf = (t: Template, role: string, sid: string): Props =>
+    (
+      props(t, role).Policies as { PolicyDocument: { Statement: Props[] } }[]
+    )[0]!.PolicyDocument.Statement.find((x) => x.Sid === sid)!;
+  it.each<[string, string, (t: Template) => void, RegExp]>([
+    [
+      'the custom resource may create only the bare log-group ARN (blocker 1)',
+      'EKS, 2 clusters',
+      (t) => {
+        const s = statementOf(t, 'EksLogGroupsRole', 'CreateMissingEksLogGroups');
+        s.Resource = (s.Resource as { 'Fn::Sub': string }[]).map((x) => ({
+          'Fn::Sub': x['Fn::Sub'].replace(/:\*$/, ''),
+        }));
+      },
+      /EksLogGroupsRole: logs:CreateLogGroup on arn:aws:logs:us-east-1:123456789012:log-group:\/aws\/eks\/prod-eu\/cluster:log-stream: is ImplicitlyDenied \(eksLogGroups: CloudWatchLogs CreateLogGroup\)/,
+    ],
+    [
+      'Firehose may not write failed records',
+      'EKS, 2 clusters',
+      (t) => {
+        const s = statementOf(t, 'EksFirehoseRole', 'WriteClusterLogs');
+        s.Resource = (s.Resource as Json[]).slice(0, -1);
+      },
+      /EksFirehoseRole: s3:PutObject on arn:aws:s3:::koperator-audit-test-\w+\/firehose-errors\/prod-eu\/processing-failed\/\S+ is ImplicitlyDenied/,
+    ],
+    [
+      'Firehose may not use the bucket’s key',
+      'EKS with KMS',
+      (t) => {
+        const doc = (props(t, 'EksFirehoseRole').Policies as { PolicyDocument: { Statement: Json[] } }[])[0]!
+          .PolicyDocument;
+        doc.Statement = doc.Statement.slice(0, 2);
+      },
+      /EksFirehoseRole: kms:GenerateDataKey on arn:aws:kms:us-east-1:123456789012:key\/1234abcd\S+ is ImplicitlyDenied/,
+    ],
+    [
+      'CloudWatch Logs may put into one stream only',
+      'EKS, 2 clusters',
+      (t) => {
+        const s = statementOf(t, 'EksLogsRole', 'PutIntoDeliveryStreams');
+        const sub = s.Resource as { 'Fn::Sub': string };
+        sub['Fn::Sub'] = sub['Fn::Sub'].replace(/\*$/, 'prod-eu');
+      },
+      /EksLogsRole: firehose:PutRecord on arn:aws:firehose:us-east-1:123456789012:deliverystream\/koperator-audit-test-prod_us is ImplicitlyDenied/,
+    ],
+  ])('IAM of other principals: %s', async (_, setName, plant, expected) => {
+    const p = packaged.find((x) => x.set.name === setName)!;
+    const t = clone(p.template);
+    plant(t);
+    const verdict = await principalVerdict(p, effectiveTemplate(t));
+    expect(verdict.denied.some((d) => expected.test(d))).toBe(true);
+  });
 
   // The layout's keys alone, without the emulated run: each shown to fail on a role that
   // grants its prefix only in part.

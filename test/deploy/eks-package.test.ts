@@ -8,6 +8,7 @@ import * as path from 'path';
 import { auditFilterPattern, renderPattern } from '../../lib/ingest/subscription-filter';
 import { parseEksClusters } from '../../lib/deploy/eks-clusters';
 import { packaged, runPackage, type PackageRun } from './package-cache';
+import { EKS_TWO, eksClusterNames } from './rules/packaged-sets';
 
 type Json = Record<string, unknown>;
 interface Resource {
@@ -44,12 +45,12 @@ function targets(v: unknown, out: Set<string> = new Set()): Set<string> {
 
 describe('osls package with eksClusters and reservedConcurrency=true (offline)', () => {
   let template: { Resources: Record<string, Resource>; Conditions: Json; Outputs: Json; Parameters?: Json };
-  const clusters = parseEksClusters('prod-eu,prod_us');
+  const clusters = parseEksClusters(EKS_TWO);
 
   beforeAll(async () => {
     const entry = await packaged({
       stage: 'test',
-      params: { eksClusters: 'prod-eu,prod_us', reservedConcurrency: 'true' },
+      params: { eksClusters: EKS_TWO, reservedConcurrency: 'true' },
     });
     template = entry.template as typeof template;
   }, 300_000);
@@ -106,5 +107,29 @@ describe('osls package with eksClusters and reservedConcurrency=true (offline)',
     expect(run.status).not.toBe(0);
     expect(run.output).toContain('factsPrefix "/facts" must be written "facts/"');
     expect(run.output).toContain('"bad.name" is not an EKS cluster name');
+  }, 200_000);
+
+  // The stack's limits on the whole template (infra/stack-limits-plugin.cjs), after the
+  // variables resolved: a fleet past them stops packaging naming eksClusters.
+  it('refuses 1,000 clusters at package time, naming eksClusters', async () => {
+    const run = await packageFailing({ eksClusters: eksClusterNames(1000) });
+    expect(run.status).not.toBe(0);
+    expect(run.output).toMatch(
+      /eksClusters: 1000 clusters make 4066 resources, over CloudFormation's 500 per template/,
+    );
+    expect(run.output).toMatch(/eksClusters: EksLogGroupsRole's inline policies could reach \d+ characters/);
+  }, 200_000);
+
+  it('refuses an event source mapping concurrency outside 2-1000, ingest polling past its reservation, and raw logs kept shorter than facts, naming each', async () => {
+    const run = await packageFailing({
+      analyzeConcurrency: '1',
+      ingestMaxConcurrency: '20',
+      reservedConcurrency: 'true',
+      rawLogsRetentionDays: '7',
+    });
+    expect(run.status).not.toBe(0);
+    expect(run.output).toContain('rawLogsRetentionDays (7) must be at least factsRetentionDays (30)');
+    expect(run.output).toContain('analyzeConcurrency must be a whole number from 2 to 1000');
+    expect(run.output).toContain('ingestMaxConcurrency (20) must not exceed ingestReservedConcurrency (12)');
   }, 200_000);
 });

@@ -113,6 +113,11 @@ describe('eksShippingTemplate', () => {
         DatapointsToAlarm: 6,
       });
       expect(stopped.AlarmActions).toEqual([{ Ref: 'AlarmTopic' }]);
+      // Points where S3 delivery errors are, not at the error prefix they never reach.
+      const stuck = props(t.Resources[`${c.logicalId}DeliveryStuckAlarm`]).AlarmDescription as string;
+      expect(stuck).toContain('retries for 24 h, then drops them');
+      expect(stuck).toContain('EksFirehoseRole');
+      expect(stuck).toMatch(/S3 delivery failures are not written under firehose-errors\//);
     }
   });
 
@@ -131,10 +136,18 @@ describe('eksShippingTemplate', () => {
     const logs = (props(t.Resources.EksLogsRole).Policies as { PolicyDocument: { Statement: Json[] } }[])[0]!
       .PolicyDocument.Statement[0]!;
     expect(logs.Action).toEqual(['firehose:PutRecord', 'firehose:PutRecordBatch']);
-    expect((logs.Resource as unknown[]).length).toBe(10);
+    // Every stream of the stack by the prefix all their names share, whatever the fleet's size.
+    expect(logs.Resource).toEqual({
+      'Fn::Sub':
+        'arn:${AWS::Partition}:firehose:${AWS::Region}:${AWS::AccountId}:deliverystream/koperator-audit-prod-*',
+    });
+    for (const c of parseEksClusters(names.join(',')))
+      expect(props(t.Resources[`${c.logicalId}DeliveryStream`]).DeliveryStreamName as string).toMatch(
+        /^koperator-audit-prod-/,
+      );
     const lg = text(props(t.Resources.EksLogGroupsRole).Policies);
     expect(lg).toContain('logs:CreateLogGroup');
-    for (const n of names) expect(lg).toContain(`log-group:/aws/eks/${n}/cluster`);
+    for (const n of names) expect(lg).toContain(`log-group:/aws/eks/${n}/cluster:*`);
   });
 
   it('with no cluster, adds only the idle custom resource function’s role, which may create nothing', () => {

@@ -6,6 +6,7 @@ import * as path from 'path';
 import { findingsHistoryKey } from '../../lib/aws/bucket-layout';
 import { FINDINGS_COLUMNS } from '../../lib/history/findings-rows';
 import { BASE_SPEC, packaged } from './package-cache';
+import { CREATED_BUCKET_NAME } from './rules/packaged-sets';
 
 type Json = Record<string, unknown>;
 interface Resource {
@@ -293,21 +294,7 @@ describe('osls package (offline)', () => {
     // The queue policy names the bucket by its constructed name, never by Ref: a Ref there,
     // with the bucket waiting for the policy, is a cycle CloudFormation refuses.
     expect(text(res('IngestQueuePolicy'))).not.toContain('"Ref":"LogsBucket"');
-    expect(bucket.Properties.BucketName).toEqual({
-      'Fn::Join': [
-        '-',
-        [
-          'koperator-audit',
-          'test',
-          {
-            'Fn::Select': [
-              4,
-              { 'Fn::Split': ['-', { 'Fn::Select': [2, { 'Fn::Split': ['/', { Ref: 'AWS::StackId' }] }] }] },
-            ],
-          },
-        ],
-      ],
-    });
+    expect(bucket.Properties.BucketName).toEqual(CREATED_BUCKET_NAME);
     const allow = (
       res('IngestQueuePolicy').Properties.PolicyDocument as { Statement: Statement[] }
     ).Statement.find((s) => s.Effect === 'Allow')!;
@@ -482,8 +469,21 @@ describe('osls package (offline)', () => {
   );
 
   it('keeps the logs bucket, and an existing bucket’s policy, when the stack is removed or replaces them', () => {
-    for (const id of ['LogsBucket', 'ExistingBucketPolicy'])
-      expect(res(id)).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    // The bucket is deleted only by the rollback of the deploy that created it (empty then), so that a retry can create it again.
+    expect(res('LogsBucket')).toMatchObject({
+      DeletionPolicy: 'RetainExceptOnCreate',
+      UpdateReplacePolicy: 'Retain',
+    });
+    expect(res('ExistingBucketPolicy')).toMatchObject({
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+    });
+  });
+
+  it('leaves an existing bucket’s policy alone unless asked (existingBucketPolicy=true)', () => {
+    expect(template.Conditions.PolicyOnExistingBucket).toEqual({
+      'Fn::And': [{ 'Fn::Not': [{ Condition: 'CreateBucket' }] }, { 'Fn::Equals': ['false', 'true'] }],
+    });
   });
 
   it('may decrypt the webhook parameter only with a customer managed key named by param', () => {
@@ -564,6 +564,12 @@ describe('osls package (offline)', () => {
       Prefix: 'findings/',
       ExpirationInDays: 400,
     });
+    // Raw logs, and the records Firehose could not process, expire too (rawLogsRetentionDays).
+    for (const [Id, Prefix] of [
+      ['expire-raw-logs', 'logs/'],
+      ['expire-firehose-errors', 'firehose-errors/'],
+    ])
+      expect(rules).toContainEqual({ Id, Status: 'Enabled', Prefix, ExpirationInDays: 90 });
   });
 
   it('alarms on active loops (from the EMF metric) and on dead-lettered messages', () => {

@@ -21,6 +21,22 @@ interface RolePolicies {
   policies: { name: string; policy: { Version: string; Statement: Statement[] } }[];
 }
 
+/** A role of the template, its ARN and its inline policies, evaluated for this deployment. */
+function rolePolicies(t: Template, r: Resolver, roleId: string): RolePolicies {
+  const role = t.Resources[roleId];
+  if (role?.Type !== 'AWS::IAM::Role') throw new Error(`${roleId} is not a role of this template`);
+  if ((role.Properties?.ManagedPolicyArns as Json[] | undefined)?.length)
+    throw new Error(`${roleId}: managed policies are not evaluated here; inline them or extend iam-check.ts`);
+  const policies = ((role.Properties?.Policies ?? []) as Json[]).map((p) => {
+    const doc = r.value((p as { PolicyDocument: Json }).PolicyDocument) as unknown as {
+      Version: string;
+      Statement: Statement[];
+    };
+    return { name: String((p as { PolicyName: string }).PolicyName), policy: doc };
+  });
+  return { role: roleId, arn: r.arn(roleId), policies };
+}
+
 /** Each function's role, its ARN and its inline policies, evaluated for this deployment. */
 export function rolesOfFunctions(t: Template, r: Resolver): Map<string, RolePolicies> {
   const out = new Map<string, RolePolicies>();
@@ -30,19 +46,19 @@ export function rolesOfFunctions(t: Template, r: Resolver): Map<string, RolePoli
       isObject(roleRef) && Array.isArray(roleRef['Fn::GetAtt']) ? String(roleRef['Fn::GetAtt'][0]) : null;
     if (!roleId)
       throw new Error(`${id}: its Role is not a role of this template (${JSON.stringify(roleRef)})`);
-    const role = t.Resources[roleId]!;
-    if ((role.Properties?.ManagedPolicyArns as Json[] | undefined)?.length)
-      throw new Error(
-        `${roleId}: managed policies are not evaluated here; inline them or extend iam-check.ts`,
-      );
-    const policies = ((role.Properties?.Policies ?? []) as Json[]).map((p) => {
-      const doc = r.value((p as { PolicyDocument: Json }).PolicyDocument) as unknown as {
-        Version: string;
-        Statement: Statement[];
-      };
-      return { name: String((p as { PolicyName: string }).PolicyName), policy: doc };
-    });
-    out.set(fn, { role: roleId, arn: r.arn(roleId), policies });
+    out.set(fn, rolePolicies(t, r, roleId));
+  }
+  return out;
+}
+
+/** The roles AWS services assume (Firehose, CloudWatch Logs), keyed by logical id as service-requests.ts keys their requests. */
+export function rolesOfServices(t: Template, r: Resolver): Map<string, RolePolicies> {
+  const out = new Map<string, RolePolicies>();
+  for (const [id, res] of Object.entries(t.Resources)) {
+    if (res.Type !== 'AWS::IAM::Role') continue;
+    const trust = JSON.stringify(res.Properties?.AssumeRolePolicyDocument ?? {});
+    const services = [...trust.matchAll(/"Service":"([^"]+)"/g)].map((m) => m[1]);
+    if (services.some((s) => s !== 'lambda.amazonaws.com')) out.set(id, rolePolicies(t, r, id));
   }
   return out;
 }

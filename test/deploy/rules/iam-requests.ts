@@ -52,6 +52,25 @@ const SQS_ACTIONS: Record<string, string> = {
   GetQueueAttributes: 'sqs:GetQueueAttributes',
 };
 
+/**
+ * CloudWatch Logs operations on one log group. IAM evaluates them against
+ * `log-group:NAME:log-stream:` (the resource AWS's AccessDenied messages name), not the
+ * bare `log-group:NAME` of the resource-type table, which a policy naming only the bare ARN
+ * would seem to allow: only `log-group:NAME:*` matches what the service sends.
+ */
+const LOGS_GROUP_ACTIONS: Record<string, string> = {
+  CreateLogGroup: 'logs:CreateLogGroup',
+  PutRetentionPolicy: 'logs:PutRetentionPolicy',
+  DescribeSubscriptionFilters: 'logs:DescribeSubscriptionFilters',
+  PutSubscriptionFilter: 'logs:PutSubscriptionFilter',
+  DeleteSubscriptionFilter: 'logs:DeleteSubscriptionFilter',
+};
+
+/** The resource IAM evaluates a log-group-level CloudWatch Logs request against. */
+export function logGroupRequestArn(d: Resolver['d'], logGroupName: string): string {
+  return `arn:${d.partition}:logs:${d.region}:${d.accountId}:log-group:${logGroupName}:log-stream:`;
+}
+
 export interface Keys {
   /** The key S3 encrypts the logs bucket's objects with (SSE-KMS), if any. */
   bucketKey?: string;
@@ -127,6 +146,13 @@ export function requestsForCall(c: RawCall, t: Translate, d: Resolver['d'], keys
     ];
     if (keys.secretKey)
       out.push({ ...req('kms:Decrypt', keys.secretKey), why: `${why}: secret under a customer managed key` });
+    return out;
+  }
+  if (c.service === 'CloudWatchLogs' && c.operation in LOGS_GROUP_ACTIONS) {
+    const out = [req(LOGS_GROUP_ACTIONS[c.operation]!, logGroupRequestArn(d, String(input.logGroupName)))];
+    // A subscription filter's role is passed to CloudWatch Logs.
+    if (c.operation === 'PutSubscriptionFilter' && input.roleArn !== undefined)
+      out.push({ ...req('iam:PassRole', String(input.roleArn)), why: `${why}: passes its role` });
     return out;
   }
   if (c.service === 'EventBridge' && c.operation === 'PutEvents') {

@@ -15,6 +15,38 @@ export interface ParameterSet {
 export const KMS_KEY = 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
 export const WEBHOOK_KEY = 'arn:aws:kms:us-east-1:123456789012:key/abcd1234-ab12-cd34-ef56-abcdef123456';
 
+/** The name of the bucket the stack creates, as the template builds it: <service>-<stage>-<12 hex digits of the stack id>. */
+export const CREATED_BUCKET_NAME = {
+  'Fn::Join': [
+    '-',
+    [
+      'koperator-audit',
+      'test',
+      {
+        'Fn::Select': [
+          4,
+          { 'Fn::Split': ['-', { 'Fn::Select': [2, { 'Fn::Split': ['/', { Ref: 'AWS::StackId' }] }] }] },
+        ],
+      },
+    ],
+  ],
+};
+
+export const EKS_TWO = 'prod-eu,prod_us';
+
+/** `n` cluster names as a fleet would have them, of a realistic length (eks-<region>-<team>-NNN). */
+export function eksClusterNames(n: number): string {
+  return Array.from({ length: n }, (_, i) => `eks-eu-west-1-team-kafka-${String(i).padStart(4, '0')}`).join(
+    ',',
+  );
+}
+
+/**
+ * The most clusters of such names one stack holds within AWS's limits (test/deploy/stack-limits.test.ts
+ * shows one more breaking one): EksLogGroupsRole's inline policy names each log group.
+ */
+export const EKS_LARGEST_FLEET = 90;
+
 export const PARAMETER_SETS: readonly ParameterSet[] = [
   { name: 'default', stage: 'test', params: {} },
   { name: 'existing bucket', stage: 'test', params: { existingBucketName: 'acme-eks-audit-logs' } },
@@ -25,6 +57,29 @@ export const PARAMETER_SETS: readonly ParameterSet[] = [
   { name: 'hyphenated stage', stage: 'team-a-prod', params: {} },
   // Pre-signed links: no report-link function, no link secret.
   { name: 'presigned links', stage: 'test', params: { reportLink: 'presigned' } },
+  {
+    name: 'links under a base URL',
+    stage: 'test',
+    params: { reportLink: 'url', reportBaseUrl: 'https://reports.example.com/' },
+  },
+  // The set eks-package.test.ts reads too: one packaging for both.
+  { name: 'EKS, 2 clusters', stage: 'test', params: { eksClusters: EKS_TWO, reservedConcurrency: 'true' } },
+  { name: 'EKS, 20 clusters', stage: 'test', params: { eksClusters: eksClusterNames(20) } },
+  {
+    name: 'EKS, the largest fleet',
+    stage: 'test',
+    params: { eksClusters: eksClusterNames(EKS_LARGEST_FLEET) },
+  },
+  {
+    name: 'EKS with KMS',
+    stage: 'test',
+    params: { eksClusters: EKS_TWO, kmsKeyArn: KMS_KEY, slackWebhookKmsKeyArn: WEBHOOK_KEY },
+  },
+  {
+    name: 'EKS on an existing bucket',
+    stage: 'test',
+    params: { eksClusters: EKS_TWO, existingBucketName: 'acme-eks-audit-logs' },
+  },
 ];
 
 export interface Packaged {

@@ -67,6 +67,11 @@ const KINDS: Record<string, Kind> = {
     // Secrets Manager appends six random characters to the name.
     arn: (d, n) => `arn:${d.partition}:secretsmanager:${d.region}:${d.accountId}:secret:${n}-AbCdEf`,
   },
+  'AWS::KinesisFirehose::DeliveryStream': {
+    name: (p) => p.DeliveryStreamName,
+    ref: 'name',
+    arn: (d, n) => `arn:${d.partition}:firehose:${d.region}:${d.accountId}:deliverystream/${n}`,
+  },
   'AWS::Glue::Database': {
     name: (p) => (isObject(p.DatabaseInput) ? p.DatabaseInput.Name : undefined),
     ref: 'name',

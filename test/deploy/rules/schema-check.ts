@@ -34,7 +34,10 @@ const RESOURCE_ATTRIBUTES = new Set([
   'CreationPolicy',
   'UpdatePolicy',
 ]);
-const POLICIES = new Set(['Delete', 'Retain', 'Snapshot', 'RetainExceptOnCreate']);
+/** DeletionPolicy attribute: Delete, Retain, RetainExceptOnCreate, Snapshot. */
+const DELETION_POLICIES = new Set(['Delete', 'Retain', 'Snapshot', 'RetainExceptOnCreate']);
+/** UpdateReplacePolicy attribute: Delete, Retain, Snapshot only (RetainExceptOnCreate is a deletion policy). */
+const UPDATE_REPLACE_POLICIES = new Set(['Delete', 'Retain', 'Snapshot']);
 
 function lookupResource(type: string): SpecResource | undefined {
   const found = specDatabase().lookup('resource', 'cloudFormationType', 'equals', type);
@@ -157,8 +160,11 @@ export function schemaViolations(t: Template): string[] {
   for (const [id, r] of Object.entries(t.Resources)) {
     for (const k of Object.keys(r))
       if (!RESOURCE_ATTRIBUTES.has(k)) out.push(`${id}: no resource attribute ${k}`);
-    for (const k of ['DeletionPolicy', 'UpdateReplacePolicy'] as const)
-      if (r[k] !== undefined && !POLICIES.has(r[k] as string))
+    for (const [k, allowed] of [
+      ['DeletionPolicy', DELETION_POLICIES],
+      ['UpdateReplacePolicy', UPDATE_REPLACE_POLICIES],
+    ] as const)
+      if (r[k] !== undefined && !allowed.has(r[k] as string))
         out.push(`${id}.${k}: ${String(r[k])} is not a policy`);
     const deps = r.DependsOn === undefined ? [] : Array.isArray(r.DependsOn) ? r.DependsOn : [r.DependsOn];
     for (const d of deps)
