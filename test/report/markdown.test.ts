@@ -67,7 +67,7 @@ describe('Markdown report', () => {
 
   it('shows field diffs and both restart verdicts', () => {
     expect(md).toContain('@@ spec.containers[name=kafka].image  (by alice@example.com) @@');
-    expect(md).toContain('- ghcr.io/adobe/kafka:2.13-3.7.0\n+ ghcr.io/adobe/kafka:2.13-3.7.1');
+    expect(md).toContain('ghcr.io/adobe/kafka:2.13-3.7.0 → ghcr.io/adobe/kafka:2.13-3.7.1');
     expect(md).toContain(
       'before the koperator fix (three-way merge): **restart** · after the fix (intent diff): **no restart**',
     );
