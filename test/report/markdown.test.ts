@@ -79,7 +79,7 @@ describe('Markdown report', () => {
     expect(outsideFences).not.toContain(INJECTION);
     expect(outsideFences).not.toMatch(/<(?!\/?(details|summary|br)>|https:\/\/)[a-z/]/i);
     // Inside a fence it stays verbatim, which is literal text in every renderer.
-    expect(md).toContain(`+ ${INJECTION}`);
+    expect(md).toContain(`(unset) → ${INJECTION}`);
   });
 
   it('links the full report only over http(s)', () => {
