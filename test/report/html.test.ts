@@ -127,7 +127,7 @@ describe('HTML report in Chromium', () => {
           tr.querySelector('td.path')?.textContent,
           [...tr.querySelectorAll('td.change code.chg')].map((c) => c.textContent).join('\n'),
           tr.querySelector('td.by')?.textContent,
-          (tr.querySelector('details.whole') as HTMLDetailsElement | null)?.open,
+          (tr.querySelector('details.whole') as unknown as { open: boolean } | null)?.open,
         ]),
       );
       // What changed is the line shown; the whole values are folded behind it.
@@ -170,7 +170,12 @@ describe('HTML report in Chromium', () => {
           await added.elementHandle(),
         ),
       ).toBe(true);
-      const bg = await added.evaluate((el) => getComputedStyle(el).backgroundColor);
+      const bg = await added.evaluate(
+        (el) =>
+          (
+            globalThis as unknown as { getComputedStyle: (e: unknown) => { backgroundColor: string } }
+          ).getComputedStyle(el).backgroundColor,
+      );
       expect(bg).not.toBe('rgba(0, 0, 0, 0)');
     });
 
