@@ -72,7 +72,6 @@ export interface TableRenderOptions {
 }
 
 export const DEFAULT_TABLE_WIDTH = 100;
-const VALUE_WIDTH = 24;
 
 export function renderTable(doc: FindingsDocument, opts: TableRenderOptions): string {
   const { color } = opts;
@@ -468,9 +467,10 @@ function fieldLines(r: Recreation, width: number, color: boolean): string[] {
   const out: string[] = [];
   for (const f of r.fields) {
     const by = f.by ? `by ${sanitizeForTerminal(f.by)}` : '';
-    const beside = changeLines(f, { max: 2 * VALUE_WIDTH + 3 });
-    const full = `${indent}${sanitizeForTerminal(f.path)}  ${sanitizeForTerminal(beside[0])}`;
-    if (beside.length === 1 && visibleWidth(full) < width) {
+    // Beside the path only when nothing of it is cut for that: the added element is the point.
+    const lines = changeLines(f, { max: width - 1 - under.length });
+    const full = `${indent}${sanitizeForTerminal(f.path)}  ${sanitizeForTerminal(lines[0])}`;
+    if (lines.length === 1 && visibleWidth(full) < width) {
       if (!by) out.push(full);
       else if (visibleWidth(full) + 2 + visibleWidth(by) < width)
         out.push(`${full}  ${paint(by, SGR.dim, color)}`);
@@ -478,8 +478,7 @@ function fieldLines(r: Recreation, width: number, color: boolean): string[] {
       continue;
     }
     out.push(`${indent}${sanitizeForTerminal(shortenPath(f.path, width - 1 - indent.length))}`);
-    for (const line of changeLines(f, { max: width - 1 - under.length }))
-      out.push(fit(`${under}${sanitizeForTerminal(line)}`, width));
+    for (const line of lines) out.push(fit(`${under}${sanitizeForTerminal(line)}`, width));
     if (by) out.push(paint(fit(`${under}${by}`, width), SGR.dim, color));
   }
   return out;
