@@ -10,6 +10,7 @@ import { annotationForm, describeForm, type AnnotationForm } from './annotation-
 import { attributeIntent, attributeRevert, type DiffCause, type ExplainedField } from './attribute';
 import { detectWebhookMarkers, recordedChanges, type MarkerHit } from './webhook-markers';
 import { redactField } from '../analyze/redact';
+import { changeLines } from '../report/change-lines';
 import { loopRecommendation } from '../koperator/recommendation';
 
 export interface PodExplanation {
@@ -264,6 +265,18 @@ export function explanationLine(e: PodExplanation): string {
   return `${id}: ${before}, ${after}${note}`;
 }
 
+/** A field's change as every report prints it (change-lines.ts): beside its label when one line, else under it. */
+function fieldChangeLines(
+  label: string,
+  f: { path: string; from: unknown; to: unknown },
+  note: string,
+): string[] {
+  const changed = changeLines(f);
+  return changed.length === 1
+    ? [`  ${label}: ${changed[0]}${note}`]
+    : [`  ${label}:${note}`, ...changed.map((l) => `      ${l}`)];
+}
+
 /** The explanation is printed and pasted into tickets: env values only for allowlisted names. */
 function redacted<T extends { fields: FieldDiff[] }>(d: T): T {
   return { ...d, fields: d.fields.map((f) => ({ path: f.path, ...redactField(f.path, f.from, f.to) })) };
@@ -336,7 +349,7 @@ export function renderExplanation(e: PodExplanation): string {
   );
   for (const f of e.wouldRevert) {
     const by = f.by ? `  (${f.by} recorded writing it)` : '';
-    lines.push(`  ${f.path}: declared ${JSON.stringify(f.from)} → live ${JSON.stringify(f.to)}${by}`);
+    lines.push(...fieldChangeLines(`${f.path} (declared → live)`, f, by));
   }
   lines.push(
     `koperator with the fix (intent diff): ${e.afterFix.restarts ? (formOnly(e) ? "RESTARTS the broker once, for the annotation's form alone" : 'RESTARTS the broker') : 'leaves it alone'}`,
@@ -344,8 +357,7 @@ export function renderExplanation(e: PodExplanation): string {
   // What the API server fills in is listed once, by path: every pod copied from a live one has it.
   const filled = e.afterFix.fields.filter((f) => f.cause === 'server-filled');
   for (const f of e.afterFix.fields)
-    if (f.cause !== 'server-filled')
-      lines.push(`  ${f.path}: ${JSON.stringify(f.from)} → ${JSON.stringify(f.to)}  (${causeWords(f)})`);
+    if (f.cause !== 'server-filled') lines.push(...fieldChangeLines(f.path, f, `  (${causeWords(f)})`));
   if (filled.length > 0)
     lines.push(
       `  and ${filled.length} field(s) the API server fills in, copied from the live pod: ${list(

@@ -1,4 +1,5 @@
 // The analysis contract (shared/spec/findings-contract.md), key for key.
+import type { ValueChange } from '../k8s/value-change';
 
 export type Classification =
   | 'intent-change'
@@ -24,6 +25,8 @@ export interface FieldChange {
   from: unknown;
   to: unknown;
   by: string | null;
+  /** What changed, step by step (k8s/value-change.ts); set where from/to are cut short, as in a trimmed alert. */
+  change?: ValueChange[];
 }
 
 export interface DeletedPod {

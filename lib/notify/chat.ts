@@ -102,6 +102,9 @@ export function chatSafe(s: string): string {
   );
 }
 
+/** Change lines (change-lines.ts) come already cut to their own length. */
+const CHANGE_CODE_MAX = 160;
+
 function code(v: unknown, max = 120): string {
   return '`' + chatSafe(valueText(v, max)) + '`';
 }
@@ -155,10 +158,14 @@ function descriptionOf(m: AlertMessage, budget: number): string {
   const changes = changesOf(m);
   for (let i = 0; i < changes.length; i++) {
     const c = changes[i]!;
+    const by = c.by ? ` (by ${chatSafe(c.by)})` : '';
+    const changed = c.lines ?? [];
     const line =
-      'from' in c || 'to' in c
-        ? `• ${code(c.path)}: ${code(c.from)} → ${code(c.to)}${c.by ? ` (by ${chatSafe(c.by)})` : ''}`
-        : `• ${code(c.path)}`;
+      changed.length === 0
+        ? `• ${code(c.path)}`
+        : changed.length === 1
+          ? `• ${code(c.path)}: ${code(changed[0], CHANGE_CODE_MAX)}${by}`
+          : [`• ${code(c.path)}${by}`, ...changed.map((l) => `    ${code(l, CHANGE_CODE_MAX)}`)].join('\n');
     const more = `• … ${changes.length - i} more in the report`;
     if (fixed + used + line.length + 1 + more.length + 1 > budget) {
       lines.push(more);

@@ -14,12 +14,10 @@ import {
   recommendationOf,
   upgradeReasonOf,
   reportLinkOf,
-  valueText,
 } from './words';
 
 /** Fields listed in full before the rest are only counted (the report has them all). */
 const EMAIL_FIELDS_MAX = 40;
-const VALUE_MAX = 300;
 
 /** Control characters and bidi overrides from the logs would garble or reorder what a mail client shows. */
 function line(s: string): string {
@@ -59,11 +57,11 @@ export function buildEmailText(m: AlertMessage): string {
   if (changes.length > 0) {
     out.push('', drift ? 'Fields (declared -> written):' : 'Fields (from -> to, by whom):');
     for (const c of changes.slice(0, EMAIL_FIELDS_MAX)) {
-      out.push(
-        'from' in c || 'to' in c
-          ? `  - ${c.path}: ${valueText(c.from, VALUE_MAX)} -> ${valueText(c.to, VALUE_MAX)}${c.by ? ` (by ${c.by})` : ''}`
-          : `  - ${c.path}`,
-      );
+      const by = c.by ? ` (by ${c.by})` : '';
+      const lines = c.lines ?? [];
+      if (lines.length === 0) out.push(`  - ${c.path}`);
+      else if (lines.length === 1) out.push(`  - ${c.path}: ${lines[0]}${by}`);
+      else out.push(`  - ${c.path}${by}`, ...lines.map((l) => `      ${l}`));
     }
     if (changes.length > EMAIL_FIELDS_MAX)
       out.push(`  ... and ${changes.length - EMAIL_FIELDS_MAX} more in the report`);

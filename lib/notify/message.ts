@@ -6,6 +6,7 @@
 // few KiB, but a recreation's `fields` may carry whole affinity blocks and `evidence` can
 // be long, so the body is trimmed step by step when needed and always points at the full
 // report in S3.
+import { changeOf } from '../report/change-lines';
 import type { Classification, Drift, DriftField, Fight, Loop, Recreation } from '../model/findings';
 import { fightLabel } from '../fights/key';
 import type { AlertEvent, AlertEventName } from '../alerts/types';
@@ -251,7 +252,13 @@ function trimRecreation(r: Recreation, step: number): Recreation {
   if (step === 1) {
     return {
       ...r,
-      fields: r.fields.map((f) => ({ ...f, from: shortValue(f.from), to: shortValue(f.to) })),
+      // The steps are worked out before the values are cut, so the alert still says what changed.
+      fields: r.fields.map((f) => ({
+        ...f,
+        from: shortValue(f.from),
+        to: shortValue(f.to),
+        change: changeOf(f).map((c) => ({ ...c, from: shortValue(c.from), to: shortValue(c.to) })),
+      })),
       evidence:
         r.evidence.length > EVIDENCE_KEEP
           ? [...r.evidence.slice(0, EVIDENCE_KEEP), `... ${r.evidence.length - EVIDENCE_KEEP} more in report`]

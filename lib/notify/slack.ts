@@ -62,11 +62,13 @@ const SEVERITY_MARK: Record<AlertMessage['severity'], string> = {
 };
 
 function fieldLines(fields: ReturnType<typeof changesOf>): string[] {
-  return fields.map((f) =>
-    'from' in f || 'to' in f
-      ? `• ${code(f.path)}: ${code(f.from)} → ${code(f.to)}${f.by ? ` (by ${esc(f.by)})` : ''}`
-      : `• ${code(f.path)}`,
-  );
+  return fields.map((f) => {
+    const by = f.by ? ` (by ${esc(f.by)})` : '';
+    const lines = f.lines ?? [];
+    if (lines.length === 0) return `• ${code(f.path)}`;
+    if (lines.length === 1) return `• ${code(f.path)}: ${code(lines[0])}${by}`;
+    return [`• ${code(f.path)}${by}`, ...lines.map((l) => `    ${code(l)}`)].join('\n');
+  });
 }
 
 function whoOf(m: AlertMessage): string {

@@ -4,6 +4,10 @@
 import type { Classification, FieldChange, Recreation } from '../model/findings';
 import type { AlertMessage, ReportPointer } from './message';
 import { fightLabel } from '../fights/key';
+import { changeLines } from '../report/change-lines';
+
+/** A change line in a chat message or mail; the report has the whole value. */
+const CHANGE_LINE_CHARS = 150;
 import { loopUpgradeReason } from '../koperator/fix-impact-words';
 import { driftRecommendation, driftStatusWords, driftWriteWords } from './drift-words';
 
@@ -93,14 +97,30 @@ export function periodOf(m: AlertMessage): string {
     : `deleted ${r.deletedPod.deletedAt}, no successor seen`;
 }
 
-/** The changed fields with from → to and by whom; for a loop, those of its latest recreation (else its paths). */
-export function changesOf(m: AlertMessage): { path: string; from?: unknown; to?: unknown; by?: string }[] {
+/**
+ * The changed fields with what changed (`lines`, change-lines.ts) and by whom; for a loop, those
+ * of its latest recreation (else its paths).
+ */
+export function changesOf(
+  m: AlertMessage,
+): { path: string; from?: unknown; to?: unknown; lines?: string[]; by?: string }[] {
   const full = (fields: readonly FieldChange[]) =>
-    fields.map((f) => ({ path: f.path, from: f.from, to: f.to, ...(f.by ? { by: f.by } : {}) }));
+    fields.map((f) => ({
+      path: f.path,
+      from: f.from,
+      to: f.to,
+      lines: changeLines(f, { max: CHANGE_LINE_CHARS }),
+      ...(f.by ? { by: f.by } : {}),
+    }));
   if (m.findingType === 'recreation') return full(m.finding.fields);
   // A drift's `from` is what koperator declares, its `to` what the write left.
   if (m.findingType === 'drift')
-    return m.finding.fields.map((f) => ({ path: f.path, from: f.declared, to: f.to }));
+    return m.finding.fields.map((f) => ({
+      path: f.path,
+      from: f.declared,
+      to: f.to,
+      lines: changeLines({ path: f.path, from: f.declared, to: f.to }, { max: CHANGE_LINE_CHARS }),
+    }));
   if (m.findingType === 'fight') return m.finding.fields.map((path) => ({ path }));
   if (m.latestRecreation && m.latestRecreation.fields.length > 0) return full(m.latestRecreation.fields);
   return m.finding.fields.map((path) => ({ path }));

@@ -6,6 +6,7 @@
 // backtick run inside.
 import type { Drift, Fight, FindingsDocument, Loop, Recreation } from '../model/findings';
 import { countStanding, driftPreFix, driftState, driftWrite, sortDrifts } from './drift-format';
+import { changeLines } from './change-lines';
 import { classStyle } from './colors';
 import {
   brokerLabel,
@@ -14,9 +15,6 @@ import {
   formatDuration,
   formatRange,
   formatTimestamp,
-  formatValue,
-  formatValueBlock,
-  truncate,
   groupByBroker,
   headlineOf,
   plural,
@@ -55,6 +53,8 @@ export interface MarkdownRenderOptions {
 }
 
 const SUMMARY_ROWS = 60;
+/** A change line in a diff fence: a reader scrolls sideways past this; the JSON has the whole value. */
+const CHANGE_LINE_CHARS = 160;
 
 export function renderMarkdown(doc: FindingsDocument, opts: MarkdownRenderOptions): string {
   const out: string[] = [];
@@ -213,7 +213,9 @@ function driftTable(drifts: Drift[]): string[] {
         ? d.fields
             .map(
               (f) =>
-                `${mdCode(f.path)}: ${mdText(truncate(formatValue(f.declared), 200))} → ${mdText(truncate(formatValue(f.to), 200))}`,
+                `${mdCode(f.path)}: ${changeLines({ path: f.path, from: f.declared, to: f.to }, { max: 200 })
+                  .map(mdText)
+                  .join('<br>')}`,
             )
             .join('<br>')
         : '(Metadata level: not logged)',
@@ -332,13 +334,15 @@ function recreationDetails(r: Recreation): string[] {
   return out;
 }
 
-/** Unified-diff look (`-` declared/last-applied, `+` live/new) so GitHub colours it. */
+/**
+ * Each field's change as its lines (change-lines.ts) under a `@@ path @@` header: in a diff
+ * fence GitHub colours an element added (`+`) or removed (`-`); whole values are in the JSON.
+ */
 function fieldDiff(r: Recreation): string {
   const lines: string[] = [];
   for (const f of r.fields) {
     lines.push(`@@ ${oneLine(f.path)}${f.by ? `  (by ${oneLine(f.by)})` : ''} @@`);
-    for (const l of formatValueBlock(f.from).split('\n')) lines.push(`- ${l}`);
-    for (const l of formatValueBlock(f.to).split('\n')) lines.push(`+ ${l}`);
+    for (const l of changeLines(f, { max: CHANGE_LINE_CHARS })) lines.push(oneLine(l));
   }
   return lines.join('\n');
 }

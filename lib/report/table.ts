@@ -19,7 +19,6 @@ import {
   formatDuration,
   formatRange,
   formatTimestamp,
-  formatValue,
   groupByBroker,
   headlineOf,
   plural,
@@ -59,7 +58,7 @@ import {
   fixImpactTampers,
 } from '../koperator/fix-impact-words';
 import { shows, type Section } from './sections';
-import { shortenChange } from './shorten-change';
+import { changeLines } from './change-lines';
 
 export interface TableRenderOptions {
   color: boolean;
@@ -73,7 +72,6 @@ export interface TableRenderOptions {
 }
 
 export const DEFAULT_TABLE_WIDTH = 100;
-const VALUE_WIDTH = 24;
 
 export function renderTable(doc: FindingsDocument, opts: TableRenderOptions): string {
   const { color } = opts;
@@ -362,7 +360,7 @@ function fightLines(fights: Fight[], width: number, color: boolean): string[] {
 
 // --- drifts -------------------------------------------------------------------------------
 
-/** Longest value shown of a field: an ephemeral container is a whole object; the JSON has it all. */
+/** Longest line of a field change: an ephemeral container is a whole object; the JSON has it all. */
 const DRIFT_VALUE_CHARS = 120;
 
 /**
@@ -385,10 +383,12 @@ function driftLines(drifts: Drift[], width: number, color: boolean): string[] {
       ),
     );
     const changes = d.fields.length
-      ? d.fields.map(
-          (f) =>
-            `      ${f.path}: ${truncate(formatValue(f.declared), DRIFT_VALUE_CHARS)} → ${truncate(formatValue(f.to), DRIFT_VALUE_CHARS)}`,
-        )
+      ? d.fields.flatMap((f) => {
+          const lines = changeLines({ path: f.path, from: f.declared, to: f.to }, { max: DRIFT_VALUE_CHARS });
+          return lines.length === 1
+            ? [`      ${f.path}: ${lines[0]}`]
+            : [`      ${f.path}:`, ...lines.map((l) => `        ${l}`)];
+        })
       : driftChanges(d).map((c) => `      ${c}`);
     for (const c of changes) out.push(...hanging(c, '          ', width));
     out.push(...hanging(`      ${driftPreFix(d)}`, '        ', width).map((l) => paint(l, SGR.dim, color)));
@@ -458,19 +458,19 @@ function recreationBlock(r: Recreation, width: number, color: boolean): string[]
 }
 
 /**
- * `path  from → to  by who` on one line when it fits; otherwise the change, then `by`, move
- * to lines of their own under the path, which keeps as much of itself as the width allows.
+ * `path  change  by who` on one line when the change is one short line; otherwise the path,
+ * then each line of the change (change-lines.ts) and `by` under it, as wide as the width allows.
  */
 function fieldLines(r: Recreation, width: number, color: boolean): string[] {
   const indent = '        ';
   const under = `${indent}  `;
   const out: string[] = [];
   for (const f of r.fields) {
-    const [from, to] = shortenChange(formatValue(f.from), formatValue(f.to), VALUE_WIDTH);
-    const change = sanitizeForTerminal(`${from} → ${to}`);
     const by = f.by ? `by ${sanitizeForTerminal(f.by)}` : '';
-    const full = `${indent}${sanitizeForTerminal(f.path)}  ${change}`;
-    if (visibleWidth(full) < width) {
+    // Beside the path only when nothing of it is cut for that: the added element is the point.
+    const lines = changeLines(f, { max: width - 1 - under.length });
+    const full = `${indent}${sanitizeForTerminal(f.path)}  ${sanitizeForTerminal(lines[0])}`;
+    if (lines.length === 1 && visibleWidth(full) < width) {
       if (!by) out.push(full);
       else if (visibleWidth(full) + 2 + visibleWidth(by) < width)
         out.push(`${full}  ${paint(by, SGR.dim, color)}`);
@@ -478,7 +478,7 @@ function fieldLines(r: Recreation, width: number, color: boolean): string[] {
       continue;
     }
     out.push(`${indent}${sanitizeForTerminal(shortenPath(f.path, width - 1 - indent.length))}`);
-    out.push(fit(`${under}${change}`, width));
+    for (const line of lines) out.push(fit(`${under}${sanitizeForTerminal(line)}`, width));
     if (by) out.push(paint(fit(`${under}${by}`, width), SGR.dim, color));
   }
   return out;

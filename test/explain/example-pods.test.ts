@@ -47,7 +47,7 @@ describe('examples/pods', () => {
       0,
       [
         /^koperator before the fix \(three-way diff\): RESTARTS the broker$/m,
-        /requests\.cpu: declared "1" → live "\d+m" {2}\(Vertical Pod Autoscaler admission controller recorded writing it\)/,
+        /requests\.cpu \(declared → live\): 1 → \d+m {2}\(Vertical Pod Autoscaler admission controller recorded writing it\)/,
         /^koperator with the fix \(intent diff\): leaves it alone$/m,
       ],
     ],
@@ -74,7 +74,7 @@ describe('examples/pods', () => {
       [pod('vpa-broker.yaml'), '--desired', pod('desired-from-live.yaml')],
       0,
       [
-        /resources\.limits\.memory: "3Gi" → "4Gi" {2}\(changed in the desired pod\)/,
+        /resources\.limits\.memory: 3Gi → 4Gi {2}\(changed in the desired pod\)/,
         /^ {2}and \d+ field\(s\) the API server fills in, copied from the live pod: /m,
         /^what to do: Applying this desired pod is a change of the KafkaCluster/m,
       ],

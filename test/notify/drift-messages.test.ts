@@ -136,7 +136,7 @@ describe('drift alert messages', () => {
   it('human channels say "declared → written" and give the drift recommendation', () => {
     const m = toAlertMessage(alertOf(imageSwap, 'd1'), { window, report });
     expect(buildEmailText(m)).toContain('Fields (declared -> written):');
-    expect(buildEmailText(m)).toContain('ghcr.io/adobe/kafka:2.13-3.9.1 -> ghcr.io/adobe/kafka:2.13-4.0.0');
+    expect(buildEmailText(m)).toContain('ghcr.io/adobe/kafka:2.13-3.9.1 → ghcr.io/adobe/kafka:2.13-4.0.0');
     const slack = JSON.stringify(buildSlackPayload(m));
     expect(slack).toContain('Fields (declared → written)');
     expect(slack).toContain('re-creates it as declared');

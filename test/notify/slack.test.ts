@@ -64,7 +64,7 @@ describe('Slack Block Kit payload', () => {
     );
     expect(all).toContain('*Who*\nscaleops-mutating-webhook-configuration/pods.scaleops.sh');
     expect(all).toContain(
-      '• `spec.containers[name=kafka].resources.requests.cpu`: `2` → `1200m` (by scaleops-mutating-webhook-configuration/pods.scaleops.sh)',
+      '• `spec.containers[name=kafka].resources.requests.cpu`: `2 → 1200m` (by scaleops-mutating-webhook-configuration/pods.scaleops.sh)',
     );
     expect(all).toContain('Exclude the kafka namespace from the ScaleOps webhook');
     expect(all).toContain(

@@ -123,27 +123,60 @@ describe('HTML report in Chromium', () => {
       // loaded machine ran the query first once).
       await report.page.waitForSelector(`${row} table.diff`);
       const cells = await report.page.$$eval(`${row} tr.field`, (trs) =>
-        trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+        trs.map((tr) => [
+          tr.querySelector('td.path')?.textContent,
+          [...tr.querySelectorAll('td.change code.chg')].map((c) => c.textContent).join('\n'),
+          tr.querySelector('td.by')?.textContent,
+          (tr.querySelector('details.whole') as unknown as { open: boolean } | null)?.open,
+        ]),
       );
+      // What changed is the line shown; the whole values are folded behind it.
       expect(cells).toEqual([
         [
           'spec.containers[name=kafka].image',
-          'ghcr.io/adobe/kafka:2.13-3.7.0',
-          '→',
-          'ghcr.io/adobe/kafka:2.13-3.7.1',
+          'ghcr.io/adobe/kafka:2.13-3.7.0 → ghcr.io/adobe/kafka:2.13-3.7.1',
           'alice@example.com',
+          false,
         ],
         [
           'spec.containers[name=kafka].env[name=KAFKA_HEAP_OPTS].value',
-          '-Xmx2G -Xms2G',
-          '→',
-          '-Xmx4G -Xms4G',
+          '-Xmx2G -Xms2G → -Xmx4G -Xms4G',
           'unknown',
+          false,
         ],
       ]);
       const verdicts = await report.page.textContent(`${row} .verdicts`);
       expect(verdicts).toContain('Before the koperator fix (three-way merge): restart');
       expect(verdicts).toContain('After the fix (intent diff): restart');
+    });
+
+    it("shows the element a webhook added, highlighted, in the loop's first screen", async () => {
+      const loop = 'details.broker-loops[data-broker*="events-kafka"]';
+      await report.page.click(`${loop} > summary`);
+      const added = report.page.locator(`${loop} .bl-fields code.chg.add`).first();
+      expect(await added.textContent()).toBe(
+        '+ [1] {weight: 50, podAffinityTerm.topologyKey: topology.kubernetes.io/zone}',
+      );
+      // Visible where the opened loop is, without scrolling anything.
+      const box = await added.boundingBox();
+      const top = (await report.page.locator(`${loop} > summary`).boundingBox())?.y ?? 0;
+      const viewport = report.page.viewportSize();
+      expect(box).not.toBeNull();
+      expect(await added.isVisible()).toBe(true);
+      expect((box?.y ?? Infinity) + (box?.height ?? 0) - top).toBeLessThan(viewport?.height ?? 0);
+      expect(
+        await report.page.evaluate(
+          (el) => el.scrollHeight <= el.clientHeight + 1,
+          await added.elementHandle(),
+        ),
+      ).toBe(true);
+      const bg = await added.evaluate(
+        (el) =>
+          (
+            globalThis as unknown as { getComputedStyle: (e: unknown) => { backgroundColor: string } }
+          ).getComputedStyle(el).backgroundColor,
+      );
+      expect(bg).not.toBe('rgba(0, 0, 0, 0)');
     });
 
     it('says the verdict is unknown when the states are not known', async () => {
@@ -159,7 +192,10 @@ describe('HTML report in Chromium', () => {
     it('shows hostile log values as text, never as markup', async () => {
       const row = `details.rec[data-idx="${idxOf('events-kafka-0-inj3c')}"]`;
       await report.page.click(`${row} > summary`);
-      expect(await report.page.textContent(`${row} tr.field td.to`)).toBe(INJECTION);
+      expect(await report.page.textContent(`${row} tr.field td.change code.chg`)).toBe(
+        `(unset) → ${INJECTION}`,
+      );
+      expect(await report.page.textContent(`${row} tr.field pre.to`)).toBe(INJECTION);
       expect(await report.page.textContent(`${row} tr.field td.by`)).toBe(`evil-hook/${SCRIPT_BREAKOUT}`);
       const dom = await domCensus(report.page);
       expect({ imgs: dom.imgs, scripts: dom.scripts, inlineHandlers: dom.inlineHandlers }).toEqual({

@@ -67,7 +67,7 @@ describe('Markdown report', () => {
 
   it('shows field diffs and both restart verdicts', () => {
     expect(md).toContain('@@ spec.containers[name=kafka].image  (by alice@example.com) @@');
-    expect(md).toContain('- ghcr.io/adobe/kafka:2.13-3.7.0\n+ ghcr.io/adobe/kafka:2.13-3.7.1');
+    expect(md).toContain('ghcr.io/adobe/kafka:2.13-3.7.0 → ghcr.io/adobe/kafka:2.13-3.7.1');
     expect(md).toContain(
       'before the koperator fix (three-way merge): **restart** · after the fix (intent diff): **no restart**',
     );
@@ -79,7 +79,7 @@ describe('Markdown report', () => {
     expect(outsideFences).not.toContain(INJECTION);
     expect(outsideFences).not.toMatch(/<(?!\/?(details|summary|br)>|https:\/\/)[a-z/]/i);
     // Inside a fence it stays verbatim, which is literal text in every renderer.
-    expect(md).toContain(`+ ${INJECTION}`);
+    expect(md).toContain(`(unset) → ${INJECTION}`);
   });
 
   it('links the full report only over http(s)', () => {

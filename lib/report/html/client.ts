@@ -21,7 +21,7 @@ export const CLIENT_SCRIPT = String.raw`
     return {
       idx: idx, time: t[0], broker: S[t[1]], brokerLabel: S[t[2]], deletedPod: t[3], deletedUid: t[4],
       createdPod: t[5], classification: S[t[6]], deletedBy: str(t[7]), createdAt: t[8],
-      fields: t[9].map(function (f) { return { path: S[f[0]], from: S[f[1]], to: S[f[2]], by: str(f[3]) }; }),
+      fields: t[9].map(function (f) { return { path: S[f[0]], from: S[f[1]], to: S[f[2]], by: str(f[3]), change: f[4].map(function (i) { return S[i]; }) }; }),
       verdict: { before: S[t[10]], after: S[t[11]] }, evidence: t[12]
     };
   });
@@ -81,6 +81,11 @@ export const CLIENT_SCRIPT = String.raw`
     return v;
   }
 
+  function changeLine(line) {
+    var op = line.charAt(1) === ' ' ? line.charAt(0) : '';
+    return el('code', 'chg' + (op === '+' ? ' add' : op === '-' ? ' remove' : op === '~' ? ' mod' : ''), line);
+  }
+
   function body(r) {
     var b = el('div', 'rec-body');
     var who = el('div', 'who');
@@ -97,14 +102,20 @@ export const CLIENT_SCRIPT = String.raw`
     if (r.fields.length) {
       var t = el('table', 'diff');
       var head = el('tr');
-      ['path', 'from', '', 'to', 'by'].forEach(function (h) { head.appendChild(el('th', '', h)); });
+      ['path', 'what changed', 'by'].forEach(function (h) { head.appendChild(el('th', '', h)); });
       t.appendChild(head);
       r.fields.forEach(function (f) {
         var tr = el('tr', 'field');
         var p = el('td', 'path'); p.appendChild(el('code', '', f.path)); tr.appendChild(p);
-        var a = el('td', 'from'); a.appendChild(el('pre', '', f.from)); tr.appendChild(a);
-        tr.appendChild(el('td', 'arrow', '→'));
-        var z = el('td', 'to'); z.appendChild(el('pre', '', f.to)); tr.appendChild(z);
+        var c = el('td', 'change');
+        f.change.forEach(function (line) { c.appendChild(changeLine(line)); });
+        // The whole values stay one click away, below the line that says what differs.
+        var whole = el('details', 'whole');
+        whole.appendChild(el('summary', '', 'whole value before → after'));
+        whole.appendChild(el('pre', 'from', f.from));
+        whole.appendChild(el('pre', 'to', f.to));
+        c.appendChild(whole);
+        tr.appendChild(c);
         tr.appendChild(el('td', 'by', f.by === null ? 'unknown' : f.by));
         t.appendChild(tr);
       });

@@ -1,10 +1,12 @@
 // The loops section: one row per broker whose runs open on demand, each referring to its
 // advice in "What to do" (advice.ts) by number. A broker that looped 23 times in a day is
 // one row, not 23 rows each repeating the same advice.
-import type { FindingsDocument, Loop } from '../../model/findings';
+import type { FindingsDocument, Loop, Recreation } from '../../model/findings';
+import { changeLines } from '../change-lines';
 import {
   brokerKey,
   brokerLabel,
+  compareByDeletion,
   dataEndOf,
   formatCount,
   formatDuration,
@@ -30,6 +32,9 @@ interface BrokerLoops {
   loops: Loop[];
   advice: Advice[];
 }
+
+/** A change line wraps in the facts column; past this its content ends in `…`. */
+const CHANGE_LINE_CHARS = 160;
 
 function classChip(c: string): string {
   // data-class carries the colour; an off-contract value gets the neutral default.
@@ -153,7 +158,43 @@ ${rows.join('\n')}
 </tbody></table>`;
 }
 
-function brokerRow(b: BrokerLoops, dataEnd: string | null): string {
+/**
+ * Per broker and field path, the change lines of its latest recreation that names the field:
+ * what the webhook added or changed, shown in the loop's first screen.
+ */
+export function latestChanges(recreations: readonly Recreation[]): Map<string, Map<string, string[]>> {
+  const out = new Map<string, Map<string, string[]>>();
+  for (const r of [...recreations].sort(compareByDeletion)) {
+    if (r.fields.length === 0) continue;
+    let byPath = out.get(brokerKey(r));
+    if (!byPath) out.set(brokerKey(r), (byPath = new Map()));
+    for (const f of r.fields) byPath.set(f.path, changeLines(f, { max: CHANGE_LINE_CHARS }));
+  }
+  return out;
+}
+
+/** Each field with its latest change highlighted under it; a path alone where none was recorded. */
+function fieldChanges(paths: readonly string[], changes: Map<string, string[]> | undefined): string {
+  if (paths.length === 0) return '<span class="muted">—</span>';
+  return paths
+    .map((p) => {
+      const lines = changes?.get(p) ?? [];
+      return `<code>${escapeBreakable(p)}</code>${lines.map((l) => `<code class="chg${opClass(l)}">${h(l)}</code>`).join('')}`;
+    })
+    .join('');
+}
+
+function opClass(line: string): string {
+  return line.startsWith('+ ')
+    ? ' add'
+    : line.startsWith('- ')
+      ? ' remove'
+      : line.startsWith('~ ')
+        ? ' mod'
+        : '';
+}
+
+function brokerRow(b: BrokerLoops, dataEnd: string | null, changes?: Map<string, string[]>): string {
   const { first, last } = span(b.loops);
   const classes = distinct(b.loops.map((l) => l.classification));
   const total = b.loops.reduce((n, l) => n + l.count, 0);
@@ -170,7 +211,7 @@ function brokerRow(b: BrokerLoops, dataEnd: string | null): string {
 <span class="bl-advice" title="What to do: the advice at the top">advice ${adviceRefs}</span>
 </summary>
 <div class="bl-body">
-<div class="bl-facts"><div><span class="muted">fields</span>${codeList(distinct(b.loops.flatMap((l) => l.fields)))}</div>
+<div class="bl-facts"><div class="bl-fields"><span class="muted">fields</span>${fieldChanges(distinct(b.loops.flatMap((l) => l.fields)), changes)}</div>
 <div><span class="muted">mutators</span>${codeList(distinct(b.loops.flatMap((l) => l.mutators)))}</div></div>
 ${runsTable(b.loops)}
 </div>
@@ -185,11 +226,12 @@ export function loopsSection(doc: FindingsDocument, grouped = groupLoops(doc.loo
   }
   const { brokers } = grouped;
   const dataEnd = dataEndOf(doc);
+  const changes = latestChanges(doc.recreations);
   return `<section class="card" id="loops">
 <h2>Loops (${formatCount(loops.length)} on ${h(plural(brokers.length, 'broker'))})</h2>
 <h3>By broker <span class="muted">(open a broker for its runs)</span></h3>
 <div class="broker-list">
-${brokers.map((b) => brokerRow(b, dataEnd)).join('\n')}
+${brokers.map((b) => brokerRow(b, dataEnd, changes.get(b.key))).join('\n')}
 </div>
 </section>`;
 }

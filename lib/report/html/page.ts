@@ -4,6 +4,7 @@
 // by the page script from embedded JSON, one page at a time (see client.ts).
 import type { FindingsDocument, Recreation } from '../../model/findings';
 import { createHash } from 'crypto';
+import { changeLines } from '../change-lines';
 import { CLASS_ORDER, CLASS_STYLES } from '../colors';
 import {
   brokerKey,
@@ -41,6 +42,8 @@ export interface HtmlRenderOptions {
 
 /** A value this long is a whole object dumped by a webhook; the rest is in the JSON output. */
 const MAX_VALUE_CHARS = 20000;
+/** A change line wraps in its cell; past this its content ends in `…` (the whole value is folded below). */
+const CHANGE_LINE_CHARS = 160;
 
 /**
  * Defence in depth behind the escaping: nothing loads from the network, and only the
@@ -78,7 +81,8 @@ class StringTable {
  * One recreation as the page script reads it (client.ts decodes it), formatted here so
  * the browser does no formatting. Numbers are indices into the string table:
  * [time, broker key#, broker label#, deleted pod, deleted uid, created pod, class#,
- *  deleted by#, created at, [[path#, from#, to#, by#]…], verdict before#, after#, evidence].
+ *  deleted by#, created at, [[path#, from#, to#, by#, [change line#…]]…], verdict before#, after#,
+ *  evidence]. The change lines (change-lines.ts) are what the page shows; from/to fold behind them.
  */
 export type ClientRecreation = [
   string,
@@ -90,7 +94,7 @@ export type ClientRecreation = [
   number,
   number | null,
   string | null,
-  Array<[number, number, number, number | null]>,
+  Array<[number, number, number, number | null, number[]]>,
   number,
   number,
   string[],
@@ -113,6 +117,7 @@ export function toClientRecreation(r: Recreation, t: StringTable): ClientRecreat
       t.id(truncate(formatValueBlock(f.from), MAX_VALUE_CHARS)),
       t.id(truncate(formatValueBlock(f.to), MAX_VALUE_CHARS)),
       t.idOrNull(f.by),
+      changeLines(f, { max: CHANGE_LINE_CHARS }).map((l) => t.id(l)),
     ]),
     t.id(verdict.before),
     t.id(verdict.after),

@@ -175,9 +175,12 @@ details.rec.flash>summary{animation:flash 1.6s}
 .verdict.no-restart{background:var(--good-bg);color:var(--good)}
 .diff td{font-size:12.5px}
 .diff code{overflow-wrap:anywhere}
-.diff pre{margin:0;white-space:pre-wrap;overflow-wrap:anywhere;max-height:220px;overflow:auto}
-.diff .from pre{color:var(--bad)}.diff .to pre{color:var(--good)}
-.diff .arrow{color:var(--muted);width:18px;padding-left:0;padding-right:0;text-align:center}
+.diff pre{margin:4px 0 0;white-space:pre-wrap;overflow-wrap:anywhere;max-height:220px;overflow:auto}
+.diff pre.from{color:var(--bad)}.diff pre.to{color:var(--good)}
+code.chg{display:block;overflow-wrap:anywhere;white-space:pre-wrap;padding:1px 4px;border-radius:4px}
+code.chg.add{background:var(--good-bg);color:var(--good)}code.chg.remove{background:var(--bad-bg);color:var(--bad)}
+code.chg.mod{background:var(--na-bg)}
+details.whole>summary{cursor:pointer;color:var(--muted);font-size:12px;margin-top:4px}
 .evidence,.who{color:var(--muted);font-size:12.5px;margin-top:8px}
 .who{margin:2px 0 0}.who code{color:var(--ink)}
 .muted{color:var(--muted)}
