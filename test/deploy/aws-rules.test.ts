@@ -213,6 +213,9 @@ describe.each(PARAMETER_SETS.map((s) => [s.name]))('parameter set: %s', (name) =
     // With clusters listed: log groups created, Firehose writes, CloudWatch Logs puts.
     const clusters = (p.set.params.eksClusters ?? '').split(',').filter(Boolean).length;
     expect(verdict.evaluated).toBeGreaterThanOrEqual(clusters > 0 ? clusters + 8 : 0);
+    // Each stream's delivery error log is among them (CloudWatchLoggingOptions on).
+    const logged = (await principalRequests(p, t)).filter((q) => q.action === 'logs:PutLogEvents');
+    expect(logged).toHaveLength(clusters);
   });
 
   it('grants every key the bucket layout builds to the functions that use it', async () => {
@@ -473,6 +476,15 @@ describe('each check fails on a planted fault', () => {
         doc.Statement = doc.Statement.slice(0, 2);
       },
       /EksFirehoseRole: kms:GenerateDataKey on arn:aws:kms:us-east-1:123456789012:key\/1234abcd\S+ is ImplicitlyDenied/,
+    ],
+    [
+      'Firehose may log its delivery errors to another log stream only (the console’s default name)',
+      'EKS, 2 clusters',
+      (t) => {
+        const sub = statementOf(t, 'EksFirehoseRole', 'LogDeliveryErrors').Resource as { 'Fn::Sub': string };
+        sub['Fn::Sub'] = sub['Fn::Sub'].replace(/S3Delivery$/, 'DestinationDelivery');
+      },
+      /EksFirehoseRole: logs:PutLogEvents on arn:aws:logs:us-east-1:123456789012:log-group:\/aws\/kinesisfirehose\/koperator-audit-test-eks:log-stream:S3Delivery is ImplicitlyDenied/,
     ],
     [
       'CloudWatch Logs may put into one stream only',
