@@ -35,5 +35,7 @@ module.exports = async ({ resolveVariable }) => {
     kmsCondition: 'UseKms',
     kmsKeyArn: await param('kmsKeyArn'),
     logGroupsFunction: 'EksLogGroupsLambdaFunction',
+    // The streams' delivery error log is kept as long as the functions' logs.
+    errorLogRetentionDays: Number(await param('logRetentionDays')),
   });
 };

@@ -47,6 +47,8 @@ export interface EksShippingInput {
   kmsKeyArn: string;
   /** Logical id of the Lambda function behind the log-group custom resource. */
   logGroupsFunction: string;
+  /** Days the streams' delivery error log is kept (one of CloudWatch Logs' retention values). */
+  errorLogRetentionDays: number;
 }
 
 export interface EksShippingTemplate {
@@ -62,6 +64,23 @@ const arn = (id: string): Cfn => ({ 'Fn::GetAtt': [id, 'Arn'] });
 const logGroupArn = (name: string): Cfn =>
   sub(`arn:\${AWS::Partition}:logs:\${AWS::Region}:\${AWS::AccountId}:log-group:${name}:*`);
 
+/**
+ * Where Firehose logs the streams' delivery errors: ONE log group and ONE log stream for all
+ * of them, not one per stream. Firehose does not create a log stream named by
+ * CloudWatchLoggingOptions (the role's documented permission is only logs:PutLogEvents), so
+ * one per delivery stream would be a resource per cluster and the largest fleet (90) would
+ * pass CloudFormation's 500 resources; each error record names its delivery stream
+ * (`deliveryStreamARN`), so nothing is lost by sharing.
+ */
+export function deliveryErrorLog(service: string, stage: string): { group: string; stream: string } {
+  return { group: `/aws/kinesisfirehose/${service}-${stage}-eks`, stream: 'S3Delivery' };
+}
+
+/** The metric the error log's metric filter counts (one per stage: its namespace). */
+export function deliveryErrorMetric(service: string, stage: string): { namespace: string; name: string } {
+  return { namespace: `KoperatorAudit/${service}-${stage}`, name: 'EksDeliveryErrors' };
+}
+
 function streamId(c: EksCluster): string {
   return `${c.logicalId}DeliveryStream`;
 }
@@ -72,6 +91,7 @@ export function subscriptionFilterName(service: string, stage: string): string {
 }
 
 function firehoseRole(inp: EksShippingInput): Cfn {
+  const errorLog = deliveryErrorLog(inp.service, inp.stage);
   const bucketArn = sub('arn:${AWS::Partition}:s3:::${B}', { B: inp.bucket });
   const objects = [
     ...inp.clusters.map((c) =>
@@ -112,6 +132,17 @@ function firehoseRole(inp: EksShippingInput): Cfn {
                 Effect: 'Allow',
                 Action: ['s3:PutObject', 's3:AbortMultipartUpload'],
                 Resource: objects,
+              },
+              // Its delivery error log (CloudWatchLoggingOptions): exactly that log stream, in the
+              // log-stream ARN form of CloudWatch Logs' authorization reference
+              // (log-group:NAME:log-stream:STREAM), which is the resource PutLogEvents is checked on.
+              {
+                Sid: 'LogDeliveryErrors',
+                Effect: 'Allow',
+                Action: ['logs:PutLogEvents'],
+                Resource: sub(
+                  `arn:\${AWS::Partition}:logs:\${AWS::Region}:\${AWS::AccountId}:log-group:${errorLog.group}:log-stream:${errorLog.stream}`,
+                ),
               },
               {
                 'Fn::If': [
@@ -182,6 +213,8 @@ function logsRole(inp: EksShippingInput): Cfn {
 function deliveryStream(inp: EksShippingInput, c: EksCluster): Cfn {
   return {
     Type: 'AWS::KinesisFirehose::DeliveryStream',
+    // Firehose puts into the log stream; it must exist before the first error.
+    DependsOn: ['EksDeliveryErrorLogStream'],
     Properties: {
       DeliveryStreamName: deliveryStreamName(`${inp.service}-${inp.stage}`, c.name),
       DeliveryStreamType: 'DirectPut',
@@ -195,6 +228,11 @@ function deliveryStream(inp: EksShippingInput, c: EksCluster): Cfn {
         // CloudWatch Logs already gzips each payload; objects are concatenated gzip members,
         // which the ingest reads (lib/ingest/decompress.ts).
         CompressionFormat: 'UNCOMPRESSED',
+        CloudWatchLoggingOptions: {
+          Enabled: true,
+          LogGroupName: { Ref: 'EksDeliveryErrorLogGroup' },
+          LogStreamName: { Ref: 'EksDeliveryErrorLogStream' },
+        },
       },
     },
   };
@@ -304,6 +342,55 @@ function deliveryStuckAlarm(inp: EksShippingInput, c: EksCluster): Cfn {
   };
 }
 
+/** The delivery error log, its metric filter (every event in it is an error) and the one alarm on it. */
+function deliveryErrorResources(inp: EksShippingInput): Record<string, Cfn> {
+  const log = deliveryErrorLog(inp.service, inp.stage);
+  const metric = deliveryErrorMetric(inp.service, inp.stage);
+  return {
+    EksDeliveryErrorLogGroup: {
+      Type: 'AWS::Logs::LogGroup',
+      Properties: { LogGroupName: log.group, RetentionInDays: inp.errorLogRetentionDays },
+    },
+    EksDeliveryErrorLogStream: {
+      Type: 'AWS::Logs::LogStream',
+      Properties: { LogGroupName: { Ref: 'EksDeliveryErrorLogGroup' }, LogStreamName: log.stream },
+    },
+    EksDeliveryErrorMetricFilter: {
+      Type: 'AWS::Logs::MetricFilter',
+      Properties: {
+        LogGroupName: { Ref: 'EksDeliveryErrorLogGroup' },
+        // An empty pattern matches every event: Firehose writes nothing but errors there.
+        FilterPattern: '',
+        MetricTransformations: [
+          { MetricNamespace: metric.namespace, MetricName: metric.name, MetricValue: '1', Unit: 'Count' },
+        ],
+      },
+    },
+    EksDeliveryErrorAlarm: {
+      Type: 'AWS::CloudWatch::Alarm',
+      Properties: {
+        AlarmName: `${inp.service}-${inp.stage}-eks-delivery-errors`,
+        // Firehose retries a failed S3 delivery for 24 h and then drops the data (it is never
+        // written under the error prefix, which holds only records it could not process).
+        AlarmDescription:
+          `Firehose could not deliver EKS audit events to the logs bucket. The errors are in log group ${log.group} ` +
+          `(log stream ${log.stream}; each names its delivery stream). Failed S3 deliveries are retried for 24 h and then dropped: ` +
+          `fix the bucket policy, its KMS key or the role EksFirehoseRole within that time`,
+        Namespace: metric.namespace,
+        MetricName: metric.name,
+        Statistic: 'Sum',
+        Period: 300,
+        EvaluationPeriods: 1,
+        Threshold: 0,
+        ComparisonOperator: 'GreaterThanThreshold',
+        TreatMissingData: 'notBreaching',
+        AlarmActions: inp.alarmActions,
+        OKActions: inp.alarmActions,
+      },
+    },
+  };
+}
+
 function logGroupsRole(inp: EksShippingInput): Cfn {
   const fnName = `${inp.service}-${inp.stage}-eksLogGroups`;
   const statements: Cfn[] = [
@@ -353,6 +440,7 @@ export function eksShippingTemplate(inp: EksShippingInput): EksShippingTemplate 
   if (inp.clusters.length === 0) return { Resources, Outputs };
   Resources.EksFirehoseRole = firehoseRole(inp);
   Resources.EksLogsRole = logsRole(inp);
+  Object.assign(Resources, deliveryErrorResources(inp));
   Resources.EksLogGroups = {
     Type: 'Custom::EksLogGroups',
     Properties: {

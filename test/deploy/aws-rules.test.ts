@@ -22,6 +22,7 @@ import { packageAll, PARAMETER_SETS, type Packaged } from './rules/packaged-sets
 import { Resolver } from './rules/resolve';
 import { retryConflicts } from './rules/rollback';
 import { schemaViolations, specDatabase } from './rules/schema-check';
+import { slackResources } from './rules/slack-resources';
 import { firehoseRequests, subscriptionRequests } from './rules/service-requests';
 import { effectiveTemplate, type Json, type Template } from './rules/template';
 
@@ -188,7 +189,10 @@ describe.each(PARAMETER_SETS.map((s) => [s.name]))('parameter set: %s', (name) =
     const run = await runFor(t);
     // The run did what a deployment does: alerts published and posted.
     expect(run.alerts).toBeGreaterThan(0);
-    expect(run.slackPosts).toBe(run.alerts);
+    // ...to Slack only where the notifier is deployed.
+    const slack = functionKeys(t).has('NotifySlackLambdaFunction');
+    expect(slack).toBe(p.set.params.slackWebhookParameter !== 'none');
+    expect(run.slackPosts).toBe(slack ? run.alerts : 0);
     // Where the report-link function is deployed, every alert's two links (JSON, HTML) open.
     const linkFunction = functionKeys(t).has('ReportLinkLambdaFunction');
     expect(linkFunction).toBe((p.set.params.reportLink ?? 'function') === 'function');
@@ -209,6 +213,9 @@ describe.each(PARAMETER_SETS.map((s) => [s.name]))('parameter set: %s', (name) =
     // With clusters listed: log groups created, Firehose writes, CloudWatch Logs puts.
     const clusters = (p.set.params.eksClusters ?? '').split(',').filter(Boolean).length;
     expect(verdict.evaluated).toBeGreaterThanOrEqual(clusters > 0 ? clusters + 8 : 0);
+    // Each stream's delivery error log is among them (CloudWatchLoggingOptions on).
+    const logged = (await principalRequests(p, t)).filter((q) => q.action === 'logs:PutLogEvents');
+    expect(logged).toHaveLength(clusters);
   });
 
   it('grants every key the bucket layout builds to the functions that use it', async () => {
@@ -218,6 +225,46 @@ describe.each(PARAMETER_SETS.map((s) => [s.name]))('parameter set: %s', (name) =
     expect(requests.length).toBeGreaterThanOrEqual(KEY_USES.length);
     const verdict = await evaluateRequests(rolesOfFunctions(t, new Resolver(t)), requests, '123456789012');
     expect(verdict.denied).toEqual([]);
+  });
+});
+
+describe('slackWebhookParameter=none', () => {
+  const of = (name: string): Template => packaged.find((p) => p.set.name === name)!.template;
+
+  it('deploys nothing that exists only for Slack; the default deploys the notifier and all it needs', () => {
+    expect(slackResources(of('no Slack'))).toEqual([]);
+    expect(slackResources(of('default'))).toEqual(
+      expect.arrayContaining([
+        'NotifySlackLambdaFunction',
+        'NotifySlackLogGroup',
+        'NotifySlackLambdaEvConf',
+        'NotifySlackSnsSubscriptionKoperatoraudittestalerts',
+        'NotifySlackLambdaPermissionKoperatoraudittestalertsSNS',
+        'NotifyRole',
+        'NotifyDeadLetterQueue',
+        'NotifyDeadLetterAlarm',
+        'Outputs.NotifyDeadLetterQueueUrl',
+      ]),
+    );
+  });
+
+  // The subscription osls generates, missed by the condition (a wrong logical ID in
+  // infra/slack.cjs), and the dead-letter alarm left without it: each is seen.
+  it.each<[string, (t: Template) => void, string]>([
+    [
+      'the generated subscription',
+      (t) => delete t.Resources.NotifySlackSnsSubscriptionKoperatoraudittestalerts!.Condition,
+      'NotifySlackSnsSubscriptionKoperatoraudittestalerts',
+    ],
+    [
+      'the dead-letter alarm',
+      (t) => delete t.Resources.NotifyDeadLetterAlarm!.Condition,
+      'NotifyDeadLetterAlarm',
+    ],
+  ])('a planted fault: %s deployed without the notifier', (_, plant, id) => {
+    const t = clone(of('no Slack'));
+    plant(t);
+    expect(slackResources(t)).toContain(id);
   });
 });
 
@@ -429,6 +476,15 @@ describe('each check fails on a planted fault', () => {
         doc.Statement = doc.Statement.slice(0, 2);
       },
       /EksFirehoseRole: kms:GenerateDataKey on arn:aws:kms:us-east-1:123456789012:key\/1234abcd\S+ is ImplicitlyDenied/,
+    ],
+    [
+      'Firehose may log its delivery errors to another log stream only (the console’s default name)',
+      'EKS, 2 clusters',
+      (t) => {
+        const sub = statementOf(t, 'EksFirehoseRole', 'LogDeliveryErrors').Resource as { 'Fn::Sub': string };
+        sub['Fn::Sub'] = sub['Fn::Sub'].replace(/S3Delivery$/, 'DestinationDelivery');
+      },
+      /EksFirehoseRole: logs:PutLogEvents on arn:aws:logs:us-east-1:123456789012:log-group:\/aws\/kinesisfirehose\/koperator-audit-test-eks:log-stream:S3Delivery is ImplicitlyDenied/,
     ],
     [
       'CloudWatch Logs may put into one stream only',

@@ -2,7 +2,7 @@
 // that stay stable and apart, and per cluster a stream, a filter and alarms that point at
 // that cluster only; roles that reach exactly the listed clusters' prefixes and streams.
 import { deliveryStreamName, parseEksClusters } from '../../lib/deploy/eks-clusters';
-import { eksShippingTemplate, type EksShippingInput } from '../../lib/deploy/eks-shipping';
+import { deliveryErrorLog, eksShippingTemplate, type EksShippingInput } from '../../lib/deploy/eks-shipping';
 
 type Json = Record<string, unknown>;
 
@@ -21,6 +21,7 @@ function input(clusters: string, extra: Partial<EksShippingInput> = {}): EksShip
     kmsCondition: 'UseKms',
     kmsKeyArn: '',
     logGroupsFunction: 'EksLogGroupsLambdaFunction',
+    errorLogRetentionDays: 30,
     ...extra,
   };
 }
@@ -77,7 +78,8 @@ describe('eksShippingTemplate', () => {
   it('onboards ten clusters from one parameter: a stream, a filter and two alarms each', () => {
     expect(ofType('AWS::KinesisFirehose::DeliveryStream')).toHaveLength(10);
     expect(ofType('AWS::Logs::SubscriptionFilter')).toHaveLength(10);
-    expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(20);
+    // ...and one delivery-errors alarm for all of them.
+    expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(21);
     // Two roles shared by all clusters, plus the custom resource function's.
     expect(
       ofType('AWS::IAM::Role')
@@ -148,6 +150,65 @@ describe('eksShippingTemplate', () => {
     const lg = text(props(t.Resources.EksLogGroupsRole).Policies);
     expect(lg).toContain('logs:CreateLogGroup');
     for (const n of names) expect(lg).toContain(`log-group:/aws/eks/${n}/cluster:*`);
+  });
+
+  it('logs every stream’s delivery errors to one log group and stream the stack creates, kept logRetentionDays', () => {
+    const log = deliveryErrorLog('koperator-audit', 'prod');
+    expect(log).toEqual({ group: '/aws/kinesisfirehose/koperator-audit-prod-eks', stream: 'S3Delivery' });
+    expect(ofType('AWS::Logs::LogGroup').map(([id]) => id)).toEqual(['EksDeliveryErrorLogGroup']);
+    expect(props(t.Resources.EksDeliveryErrorLogGroup)).toEqual({
+      LogGroupName: log.group,
+      RetentionInDays: 30,
+    });
+    expect(ofType('AWS::Logs::LogStream').map(([id]) => id)).toEqual(['EksDeliveryErrorLogStream']);
+    expect(props(t.Resources.EksDeliveryErrorLogStream).LogStreamName).toBe(log.stream);
+    for (const [id, r] of ofType('AWS::KinesisFirehose::DeliveryStream')) {
+      expect([id, (props(r).ExtendedS3DestinationConfiguration as Json).CloudWatchLoggingOptions]).toEqual([
+        id,
+        {
+          Enabled: true,
+          LogGroupName: { Ref: 'EksDeliveryErrorLogGroup' },
+          LogStreamName: { Ref: 'EksDeliveryErrorLogStream' },
+        },
+      ]);
+      expect(r.DependsOn).toEqual(['EksDeliveryErrorLogStream']);
+    }
+    // Firehose may put into exactly that log stream, named as CloudWatch Logs' authorization reference writes it.
+    const fh = (
+      props(t.Resources.EksFirehoseRole).Policies as { PolicyDocument: { Statement: Json[] } }[]
+    )[0]!.PolicyDocument.Statement;
+    expect(fh.find((s) => s.Sid === 'LogDeliveryErrors')).toEqual({
+      Sid: 'LogDeliveryErrors',
+      Effect: 'Allow',
+      Action: ['logs:PutLogEvents'],
+      Resource: {
+        'Fn::Sub':
+          'arn:${AWS::Partition}:logs:${AWS::Region}:${AWS::AccountId}:log-group:/aws/kinesisfirehose/koperator-audit-prod-eks:log-stream:S3Delivery',
+      },
+    });
+  });
+
+  it('alarms once on any delivery error, saying where the errors are and that Firehose drops them after 24 h', () => {
+    const filter = props(t.Resources.EksDeliveryErrorMetricFilter);
+    expect(filter.LogGroupName).toEqual({ Ref: 'EksDeliveryErrorLogGroup' });
+    expect(filter.FilterPattern).toBe('');
+    const alarm = props(t.Resources.EksDeliveryErrorAlarm);
+    const metric = (filter.MetricTransformations as Json[])[0]!;
+    expect([alarm.Namespace, alarm.MetricName]).toEqual([metric.MetricNamespace, metric.MetricName]);
+    expect(alarm).toMatchObject({
+      Statistic: 'Sum',
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
+    expect(alarm.AlarmActions).toEqual([{ Ref: 'AlarmTopic' }]);
+    const why = alarm.AlarmDescription as string;
+    expect(why).toContain('log group /aws/kinesisfirehose/koperator-audit-prod-eks');
+    expect(why).toContain('retried for 24 h and then dropped');
+  });
+
+  it('adds no resource per cluster for the error log: ten more clusters are forty more resources', () => {
+    const more = eksShippingTemplate(input(Array.from({ length: 20 }, (_, i) => `eks-${i}`).join(',')));
+    expect(Object.keys(more.Resources).length - Object.keys(t.Resources).length).toBe(40);
   });
 
   it('with no cluster, adds only the idle custom resource function’s role, which may create nothing', () => {

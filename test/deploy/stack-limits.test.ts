@@ -135,6 +135,7 @@ describe('templateLimitProblems', () => {
       kmsCondition: 'UseKms',
       kmsKeyArn: '',
       logGroupsFunction: 'EksLogGroupsLambdaFunction',
+      errorLogRetentionDays: 30,
     }) as unknown as LimitsTemplate;
     const found = templateLimitProblems(t, ctx);
     if (expected === null) expect(found).toEqual([]);

@@ -56,6 +56,7 @@ describe('two EKS clusters onboarded by one parameter (fauxqs)', () => {
     kmsCondition: 'UseKms',
     kmsKeyArn: '',
     logGroupsFunction: 'EksLogGroupsLambdaFunction',
+    errorLogRetentionDays: 30,
   });
   /** What the template gives a cluster: its log group's subscription and its stream's prefix and name. */
   const shipping = (name: string) => {

@@ -52,6 +52,8 @@ export const PARAMETER_SETS: readonly ParameterSet[] = [
   { name: 'existing bucket', stage: 'test', params: { existingBucketName: 'acme-eks-audit-logs' } },
   { name: 'KMS', stage: 'test', params: { kmsKeyArn: KMS_KEY, slackWebhookKmsKeyArn: WEBHOOK_KEY } },
   { name: 'EventBridge', stage: 'test', params: { eventBridge: 'true' } },
+  // No Slack notifier: nothing that exists only for it (infra/slack.cjs).
+  { name: 'no Slack', stage: 'test', params: { slackWebhookParameter: 'none' } },
   // 31 characters: the longest stage infra/names.cjs admits.
   { name: 'long stage', stage: 'production-eu-west-1-team-kafka', params: {} },
   { name: 'hyphenated stage', stage: 'team-a-prod', params: {} },

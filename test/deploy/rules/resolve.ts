@@ -61,6 +61,14 @@ const KINDS: Record<string, Kind> = {
     ref: 'name',
     arn: (d, n) => `arn:${d.partition}:logs:${d.region}:${d.accountId}:log-group:${n}:*`,
   },
+  // Ref gives the stream's name; it has no Arn attribute (CloudFormation's resource reference).
+  'AWS::Logs::LogStream': {
+    name: (p) => p.LogStreamName,
+    ref: 'name',
+    arn: () => {
+      throw new Error('AWS::Logs::LogStream has no Arn attribute');
+    },
+  },
   'AWS::SecretsManager::Secret': {
     name: (p) => p.Name,
     ref: 'arn',
