@@ -19,11 +19,22 @@ export const CLASSIFICATIONS: readonly Classification[] = [
   'unknown',
 ];
 
+/**
+ * How the writer named in `by` set a field's live value: a mutating webhook at admission, an
+ * in-place resize through the pod's `resize` subresource, or a write (patch or update) of the
+ * pod itself. Each has its own remedy, so the advice names it.
+ */
+export type WriteVia = 'admission' | 'resize' | 'write';
+
+export const WRITE_VIAS: readonly WriteVia[] = ['admission', 'resize', 'write'];
+
 export interface FieldChange {
   path: string;
   from: unknown;
   to: unknown;
   by: string | null;
+  /** On an external-mutation-revert field whose writer is known (an extension of the contract). */
+  via?: WriteVia;
 }
 
 export interface DeletedPod {
