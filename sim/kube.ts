@@ -510,3 +510,56 @@ export function addEphemeralContainer(
     code: 200,
   });
 }
+
+/** How a client sends an in-place resize: each form an autoscaler or kubectl may use. */
+export type ResizeForm = 'json' | 'merge' | 'strategic' | 'update';
+
+export const RESIZE_FORMS: readonly ResizeForm[] = ['json', 'merge', 'strategic', 'update'];
+
+/**
+ * An in-place resize of one container's cpu request through the pod's `resize` subresource
+ * (Kubernetes 1.33+), sent in the given form: a JSON patch by index, a JSON merge patch (which
+ * replaces the whole containers list), a strategic-merge patch naming the container by its merge
+ * key, or a PUT of the whole pod.
+ */
+export function resizePod(
+  world: World,
+  pod: LivePod,
+  actor: Actor,
+  at: Micros,
+  container: string,
+  cpu: string,
+  form: ResizeForm,
+): RequestRecord {
+  const containers = (pod.live.spec?.containers ?? []).map((c) =>
+    c.name === container
+      ? { ...c, resources: { ...c.resources, requests: { ...c.resources?.requests, cpu } } }
+      : c,
+  );
+  pod.live = { ...pod.live, spec: { ...pod.live.spec!, containers } };
+  bump(world, pod);
+  const path = `spec.containers[name=${container}].resources.requests.cpu`;
+  pod.writes.push({ path, by: actor.username });
+  const idx = containers.findIndex((c) => c.name === container);
+  const body: JsonValue =
+    form === 'json'
+      ? [{ op: 'replace', path: `/spec/containers/${idx}/resources/requests/cpu`, value: cpu }]
+      : form === 'merge'
+        ? { spec: { containers: clone(containers) as unknown as JsonValue } }
+        : form === 'strategic'
+          ? { spec: { containers: [{ name: container, resources: { requests: { cpu } } }] } }
+          : (podJson(pod.live) as JsonValue);
+  const rec = world.request({
+    at,
+    latency: ms(world, 8, 30),
+    actor,
+    verb: form === 'update' ? 'update' : 'patch',
+    ...podRef(pod),
+    subresource: 'resize',
+    requestObject: body,
+    responseObject: podJson(pod.live),
+    code: 200,
+  });
+  pod.causeAuditIDs.push(rec.auditID);
+  return rec;
+}

@@ -8,6 +8,7 @@ import { beforeWebhooks, type BeforeWebhooks } from '../k8s/builtin-admission';
 import { jsonPointerToPath } from '../k8s/paths';
 import { listStrategy } from '../k8s/pod-schema';
 import type { PodWriteFact } from '../model/facts';
+import type { WriteVia } from '../model/findings';
 import { parseFieldPath, pathsOverlap, sameFieldValue, valueAtPath } from './field-value';
 import { BoundedCache } from '../k8s/bounded-cache';
 import { contentKey, membersKey } from '../k8s/content-id';
@@ -17,6 +18,8 @@ import { actorOf } from '../k8s/actor';
 
 export interface Attribution {
   by: string | null;
+  /** How `by` wrote the value; absent when `by` is null. */
+  via?: WriteVia;
   /** Audit IDs of the writes or admission the answer rests on. */
   evidence: string[];
   note?: string;
@@ -39,7 +42,9 @@ function lastLaterWriter(inc: Incarnation, path: string, operatorUsers: Set<stri
     if (isObject(w.response)) state = w.response;
     else if (state && w.verb === 'patch' && w.request !== undefined) state = applyWrite(state, w) ?? state;
     if (!touched) continue;
-    found = operatorUsers.has(w.user) ? null : { by: actorOf(w), evidence: [w.auditID] };
+    found = operatorUsers.has(w.user)
+      ? null
+      : { by: actorOf(w), via: w.subresource === 'resize' ? 'resize' : 'write', evidence: [w.auditID] };
   }
   return found;
 }
@@ -258,13 +263,14 @@ function webhookAuthor(inc: Incarnation, path: string): Attribution {
   const withPatches = hooks.filter((h) => h.patch);
   if (withPatches.length > 0 && isObject(create.request)) {
     const by = admissionAuthor(create, path);
-    return { by, evidence: by ? [create.auditID] : [] };
+    return by ? { by, via: 'admission', evidence: [create.auditID] } : { by, evidence: [] };
   }
   // Metadata level: only which webhooks mutated the pod is known, not what they changed.
   const mutators = [...new Set(hooks.filter((h) => h.mutated).map((h) => `${h.configuration}/${h.webhook}`))];
   if (mutators.length === 0) return { by: null, evidence: [] };
   return {
     by: mutators.join(' or '),
+    via: 'admission',
     evidence: [create.auditID],
     note:
       mutators.length === 1

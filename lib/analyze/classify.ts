@@ -116,7 +116,12 @@ export function classifyDeletion(
       const a = attributeField(inc, f.path, tl.operatorUsers);
       extra.push(...a.evidence);
       if (a.note) extra.push(sharedText(a.note));
-      return { path: f.path, ...redactField(f.path, f.from, f.to, allow), by: a.by };
+      return {
+        path: f.path,
+        ...redactField(f.path, f.from, f.to, allow),
+        by: a.by,
+        ...(a.via ? { via: a.via } : {}),
+      };
     });
     return rec('external-mutation-revert', fields, extra);
   }

@@ -176,8 +176,10 @@ class LoopInputs {
     this.user[i] = t.user.index(by === null ? '\u0000' : `=${by}`, () => by);
     this.classification[i] = t.classification.index(r.classification, () => r.classification);
     let key = '';
-    for (const f of r.fields) key += `${f.path}\u0000${f.by ?? ''}\u0001`;
-    this.fields[i] = t.fields.index(key, () => r.fields.map((f) => ({ path: f.path, by: f.by })));
+    for (const f of r.fields) key += `${f.path}\u0000${f.by ?? ''}\u0000${f.via ?? ''}\u0001`;
+    this.fields[i] = t.fields.index(key, () =>
+      r.fields.map((f) => ({ path: f.path, by: f.by, ...(f.via ? { via: f.via } : {}) })),
+    );
     this.at[i] = epochMicros(r.deletedPod.deletedAt);
     this.deletedAt.push(r.deletedPod.deletedAt);
   }

@@ -10,7 +10,7 @@ import { compareTimes, epochMicros, secondsBetween } from './time';
 /** What a loop is found on: the recreation less its pods' details and its fields' values. */
 export type LoopInput = Pick<Recreation, 'namespace' | 'kafkaCluster' | 'brokerId' | 'classification'> & {
   deletedPod: Pick<DeletedPod, 'deletedAt' | 'deletedBy'>;
-  fields: ReadonlyArray<Pick<FieldChange, 'path' | 'by'>>;
+  fields: ReadonlyArray<Pick<FieldChange, 'path' | 'by' | 'via'>>;
 };
 
 export function findLoops(
@@ -61,11 +61,13 @@ function toLoop(run: LoopInput[], newestAt: string): Loop {
   const classification = mostCommon(run.map((r) => r.classification));
   const fields: string[] = [];
   const mutators: string[] = [];
+  const written: Array<Pick<FieldChange, 'path' | 'by' | 'via'>> = [];
   for (const r of run) {
     if (r.classification !== classification) continue;
     for (const f of r.fields) {
       if (!fields.includes(f.path)) fields.push(f.path);
       if (f.by && !mutators.includes(f.by)) mutators.push(f.by);
+      if (!written.some((w) => w.path === f.path && w.by === f.by && w.via === f.via)) written.push(f);
     }
   }
   const active = secondsBetween(last.deletedPod.deletedAt, newestAt) <= 2 * Math.max(period, 1);
@@ -81,7 +83,7 @@ function toLoop(run: LoopInput[], newestAt: string): Loop {
     fields,
     mutators,
     active,
-    recommendation: loopRecommendation(classification, fields, mutators),
+    recommendation: loopRecommendation(classification, written),
   };
 }
 

@@ -11,7 +11,9 @@ import { attributeIntent, attributeRevert, type DiffCause, type ExplainedField }
 import { detectWebhookMarkers, recordedChanges, type MarkerHit } from './webhook-markers';
 import { redactField } from '../analyze/redact';
 import { changeLines } from '../report/change-lines';
-import { loopRecommendation } from '../koperator/recommendation';
+import { DEFAULT_TOLERATION_KEYS } from '../k8s/server-filled';
+import { FIXED_OPERATOR_VERSION, loopRecommendation } from '../koperator/recommendation';
+import { twinsKept } from '../koperator/tolerations';
 
 export interface PodExplanation {
   pod: {
@@ -33,8 +35,11 @@ export interface PodExplanation {
    * `file-last-applied` (the last-applied annotation koperator stamped on the --desired pod).
    */
   desired: 'unchanged-kafkacluster' | 'file' | 'file-last-applied';
-  /** Fields the pre-fix operator would revert by deleting the pod; `by` where a webhook's record names one. */
-  wouldRevert: Array<FieldDiff & { by?: string }>;
+  /**
+   * Fields the pre-fix operator would revert by deleting the pod; `by` where a webhook's record
+   * names one; `note` where the difference comes from koperator's own steps, not from a writer.
+   */
+  wouldRevert: Array<FieldDiff & { by?: string; note?: string }>;
   beforeFix: { restarts: boolean };
   afterFix: { restarts: boolean; fields: ExplainedField[] };
   mutators: MarkerHit[];
@@ -97,7 +102,10 @@ export function explainPod(live: Record<string, unknown>, desired?: Record<strin
     differsFromLive: desired ? pathsDiffering(modified, live) : new Set(),
     recorded,
   });
-  const wouldRevert = attributeRevert(three.fields, recorded);
+  const twins = twinsKept(modified, live);
+  const wouldRevert = attributeRevert(three.fields, recorded).map((f) =>
+    f.path === 'spec.tolerations' && twins.length > 0 ? { ...f, note: twinNote(twins) } : f,
+  );
   // Where Go's diff fails koperator logs the error and restarts the pod, at every reconcile.
   const failed = three.error ?? intent.error;
   const e: PodExplanation = {
@@ -221,14 +229,25 @@ function recommendationOf(e: PodExplanation, form: AnnotationForm): string | nul
   // What koperator before the fix reverts that the desired pod did not ask for (nor copy from
   // what the API server filled in): a live mutation, named after the webhooks whose own record
   // shows the field, and no other.
-  const reverted = e.wouldRevert.filter((f) => !own.has(f.path) && !copiedDefaults.has(f.path));
+  // A difference koperator's own merge makes (`note`) has no writer to name.
+  const reverted = e.wouldRevert.filter((f) => !f.note && !own.has(f.path) && !copiedDefaults.has(f.path));
+  // A webhook's record on the pod is written at admission; a field no record covers is said as
+  // such, never credited to a webhook that ran.
   if (e.beforeFix.restarts && reverted.length > 0)
     out.push(
       loopRecommendation(
         'external-mutation-revert',
-        reverted.map((f) => f.path),
-        actorsOf(reverted),
+        reverted.map((f) =>
+          f.by ? { path: f.path, by: f.by, via: 'admission' as const } : { path: f.path, by: null },
+        ),
       ),
+    );
+  const twins = e.wouldRevert.some((f) => f.path === 'spec.tolerations' && f.note);
+  if (e.beforeFix.restarts && twins && !copiedDefaults.has('spec.tolerations'))
+    out.push(
+      'Declare the tolerations without tolerationSeconds in the KafkaCluster, or move to the intent-aware operator ' +
+        `(${FIXED_OPERATOR_VERSION} or later): koperator's toleration merge keeps one with tolerationSeconds beside ` +
+        'its live twin, a difference it restarts the broker for at every reconcile.',
     );
   if (own.size > 0)
     out.push(
@@ -238,7 +257,10 @@ function recommendationOf(e: PodExplanation, form: AnnotationForm): string | nul
   if (e.afterFix.fields.some((f) => f.cause === 'server-filled'))
     out.push(
       'Leave out of --desired what the API server fills in (nodeName, dnsPolicy, defaults, the token volume): ' +
-        "koperator's desired pod, generated from the KafkaCluster, has none of it.",
+        "koperator's desired pod, generated from the KafkaCluster, has none of it" +
+        (twins && copiedDefaults.has('spec.tolerations')
+          ? ", and the default tolerations copied with it are what koperator's toleration merge doubles."
+          : '.'),
     );
   if (e.afterFix.restarts && e.desired === 'unchanged-kafkacluster' && form.handWritten)
     out.push(
@@ -246,6 +268,22 @@ function recommendationOf(e: PodExplanation, form: AnnotationForm): string | nul
         `Write it as koperator does (the pod as Go marshals it, ${describeForm(form)}) to test by hand.`,
     );
   return out.length ? out.join(' ') : null;
+}
+
+/** Why the declared tolerations outnumber the live ones: koperator's merge, not a writer. */
+function twinNote(twins: readonly unknown[]): string {
+  const keys = [...new Set(twins.map((t) => String((t as Record<string, unknown>).key ?? '(any key)')))];
+  const defaults = twins.every((t) =>
+    DEFAULT_TOLERATION_KEYS.includes(String((t as Record<string, unknown>).key)),
+  );
+  return (
+    `koperator's toleration merge keeps ${twins.length} desired toleration(s) with tolerationSeconds (${keys.join(', ')}) ` +
+    `beside the live pod's equal one(s): Go compares tolerationSeconds by pointer, so the merged list never equals the ` +
+    `live one, and real koperator before the fix restarts the broker for it at every reconcile` +
+    (defaults
+      ? `; these are the API server's default tolerations (DefaultTolerationSeconds), which a desired pod copied from the live one carries`
+      : '')
+  );
 }
 
 /** One line for a list of pods: the pod, then what each operator does. */
@@ -350,6 +388,7 @@ export function renderExplanation(e: PodExplanation): string {
   for (const f of e.wouldRevert) {
     const by = f.by ? `  (${f.by} recorded writing it)` : '';
     lines.push(...fieldChangeLines(`${f.path} (declared → live)`, f, by));
+    if (f.note) lines.push(`    why: ${f.note}`);
   }
   lines.push(
     `koperator with the fix (intent diff): ${e.afterFix.restarts ? (formOnly(e) ? "RESTARTS the broker once, for the annotation's form alone" : 'RESTARTS the broker') : 'leaves it alone'}`,

@@ -44,3 +44,29 @@ export function mergeTolerations(desired: unknown, current: unknown): unknown {
   }
   return { ...desired, spec: { ...desired.spec, tolerations: unique } };
 }
+
+/**
+ * The desired tolerations the merge keeps beside an equal live one: those with
+ * tolerationSeconds that the live pod also holds. Each makes the merged list longer than the
+ * live one for as long as both pods carry it, so koperator before its fix restarts the broker
+ * at every reconcile, and its successor again.
+ */
+export function twinsKept(desired: unknown, current: unknown): unknown[] {
+  const declared = getIn(desired, ['spec', 'tolerations']);
+  const live = getIn(current, ['spec', 'tolerations']);
+  if (!Array.isArray(declared) || !Array.isArray(live)) return [];
+  const liveText = new Set(live.map((t) => JSON.stringify(sortedKeys(t))));
+  return declared.filter(
+    (t) => identity(t) === null && isObject(t) && liveText.has(JSON.stringify(sortedKeys(t))),
+  );
+}
+
+function sortedKeys(t: unknown): unknown {
+  return isObject(t)
+    ? Object.fromEntries(
+        Object.keys(t)
+          .sort()
+          .map((k) => [k, t[k]]),
+      )
+    : t;
+}

@@ -20,6 +20,15 @@ export const CLASSIFICATIONS: readonly Classification[] = [
   'unknown',
 ];
 
+/**
+ * How the writer named in `by` set a field's live value: a mutating webhook at admission, an
+ * in-place resize through the pod's `resize` subresource, or a write (patch or update) of the
+ * pod itself. Each has its own remedy, so the advice names it.
+ */
+export type WriteVia = 'admission' | 'resize' | 'write';
+
+export const WRITE_VIAS: readonly WriteVia[] = ['admission', 'resize', 'write'];
+
 export interface FieldChange {
   path: string;
   from: unknown;
@@ -27,6 +36,8 @@ export interface FieldChange {
   by: string | null;
   /** What changed, step by step (k8s/value-change.ts); set where from/to are cut short, as in a trimmed alert. */
   change?: ValueChange[];
+  /** On an external-mutation-revert field whose writer is known (an extension of the contract). */
+  via?: WriteVia;
 }
 
 export interface DeletedPod {

@@ -60,7 +60,8 @@ function orderCreatedPod(p: CreatedPod): CreatedPod {
 
 function orderField(f: FieldChange): FieldChange {
   // `undefined` would silently drop the key; the contract always has from/to/by.
-  return { path: f.path, from: f.from ?? null, to: f.to ?? null, by: f.by ?? null };
+  const via = f.via ? { via: f.via } : {};
+  return { path: f.path, from: f.from ?? null, to: f.to ?? null, by: f.by ?? null, ...via };
 }
 
 function orderLoop(l: Loop): Loop {

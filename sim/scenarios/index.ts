@@ -13,6 +13,7 @@ import { liveDrift } from './live-drift';
 import { manualDelete } from './manual-delete';
 import { metadataVerboseLoop } from './metadata-verbose-loop';
 import { oom } from './oom';
+import { resizeLoop } from './resize-loop';
 import { scaleopsLoop } from './scaleops-loop';
 import { tainted } from './tainted';
 
@@ -29,7 +30,8 @@ export type ScenarioName =
   | 'downscale'
   | 'metadata-verbose-loop'
   | 'inplace-resize'
-  | 'live-drift';
+  | 'live-drift'
+  | 'resize-loop';
 
 export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
   'scaleops-loop': scaleopsLoop,
@@ -47,6 +49,8 @@ export const SCENARIOS: Readonly<Record<ScenarioName, Scenario>> = {
   // Not in the default order: it is played where drift is checked, so the other suites'
   // simulated clusters stay as they were.
   'live-drift': liveDrift,
+  // Not in the default order either: the bundled examples and the other suites stay as they were.
+  'resize-loop': resizeLoop,
 };
 
 export const DEFAULT_SCENARIO_ORDER: readonly ScenarioName[] = [

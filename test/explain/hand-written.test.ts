@@ -65,7 +65,7 @@ describe('a hand-written last-applied annotation (no --desired)', () => {
         ],
       ]);
       expect(e.recommendation).toMatch(
-        /^Vertical Pod Autoscaler admission controller rewrites spec\.containers\[name=kafka\]\.resources\.requests\.cpu, spec\.containers\[name=kafka\]\.resources\.requests\.memory at every pod create/,
+        /^Vertical Pod Autoscaler admission controller rewrites spec\.containers\[name=kafka\]\.resources\.requests\.cpu, spec\.containers\[name=kafka\]\.resources\.requests\.memory at admission, at every pod create/,
       );
     }
   });

@@ -2,6 +2,7 @@
 // brokers that loop for a few minutes every twenty-odd minutes, all day, plus brokers with
 // a steady trickle of intent changes), at any size, so the report is tested at 3,000 and
 // at 100,000 recreations without a stored fixture. Deterministic for a given seed.
+import { loopRecommendation } from '../../lib/koperator/recommendation';
 import type { Classification, FindingsDocument, Loop, Recreation } from '../../lib/model/findings';
 
 export interface FleetShape {
@@ -28,13 +29,11 @@ const CPU = 'spec.containers[name=kafka].resources.requests.cpu';
 const MEMORY = 'spec.containers[name=kafka].resources.requests.memory';
 const AFFINITY = 'spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution';
 
-/** The advice the analysis gives for such a loop (lib/koperator's wording, shortened). */
+/** The advice the analysis gives for such a loop: its webhook's rewrite at admission. */
 export function adviceFor(mutator: string, fields: string[]): string {
-  return (
-    `${mutator} rewrites ${fields.join(', ')} at every pod create; koperator before 0.30.0-rc1 compares ` +
-    'the live pod and reverts it by re-creating the broker. Exclude the Kafka namespace or these pods from ' +
-    'that webhook or autoscaler, or declare the same values in the KafkaCluster, or move to the intent-aware ' +
-    'operator (0.30.0-rc1 or later).'
+  return loopRecommendation(
+    'external-mutation-revert',
+    fields.map((path) => ({ path, by: mutator, via: 'admission' as const })),
   );
 }
 

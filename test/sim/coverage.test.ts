@@ -49,6 +49,7 @@ describe('scenario coverage', () => {
       'metadata-verbose-loop': ['external-deletion', 'external-mutation-revert', 'unknown'],
       'inplace-resize': ['external-mutation-revert'],
       'live-drift': ['external-mutation-revert'],
+      'resize-loop': ['external-mutation-revert'],
     };
     expect([...classes].sort()).toEqual(expected[name].sort());
     const loops = one.truth.loops;
