@@ -393,9 +393,12 @@ export function summaryLine(doc: SpooledFindings): string {
   const failed = (s.inputErrors ?? []).length;
   // A downscale's deletion is in `recreations` (the contract) but re-created nothing.
   const removed = doc.recreations.removals();
-  const removals = removed ? `, ${plural(removed, 'broker')} removed (downscale)` : '';
+  const recreated = plural(doc.recreations.length - removed, 'recreation');
+  const deletions = removed
+    ? `${plural(doc.recreations.length, 'deletion')}: ${recreated}, ${plural(removed, 'broker')} removed (downscale);`
+    : `${recreated},`;
   const parts = [
-    `${plural(doc.recreations.length - removed, 'recreation')}${removals}, ${plural(doc.loops.length, 'loop')} (${formatCount(active)} active), ` +
+    `${deletions} ${plural(doc.loops.length, 'loop')} (${formatCount(active)} active), ` +
       `${plural(fights.length, 'fight')} (${formatCount(fights.filter((f) => f.active).length)} active) in ${num(s.seconds).toFixed(1)} s`,
     `${plural(events, 'event')} read`,
     `${plural(failed, 'input')} failed`,

@@ -7,6 +7,7 @@
 // be long, so the body is trimmed step by step when needed and always points at the full
 // report in S3.
 import type { Classification, Drift, DriftField, Fight, Loop, Recreation } from '../model/findings';
+import { isBrokerRemoval } from '../analyze/removal';
 import { fightLabel } from '../fights/key';
 import type { AlertEvent, AlertEventName } from '../alerts/types';
 
@@ -188,7 +189,12 @@ export function alertSubject(m: AlertMessage): string {
   const f = m.finding;
   const broker = `${f.namespace}/${f.kafkaCluster} broker ${f.brokerId}`;
   const detail = m.findingType === 'loop' ? `${f.classification}, ${m.totalCount}x` : f.classification;
-  return sanitiseSubject(`[${m.cluster}] ${EVENT_WORDS[m.event]}: ${broker} (${detail})`);
+  // A broker removed by a downscale re-created nothing: its subject says what happened.
+  const event =
+    m.findingType === 'recreation' && isBrokerRemoval(m.finding)
+      ? 'broker removed (downscale)'
+      : EVENT_WORDS[m.event];
+  return sanitiseSubject(`[${m.cluster}] ${event}: ${broker} (${detail})`);
 }
 
 function attr(v: string): { DataType: 'String'; StringValue: string } {

@@ -278,7 +278,10 @@ export async function spoolInputs(
   const scoped = { ...resolveRelativeSince(opts, dataEndsAt), newestEventAt: dataEndsAt };
   bar?.phase(`analysing ${facts.size.toLocaleString('en-US')} facts…`);
   const first = spool.length;
+  const removedBefore = spool.removals();
   const result = analyzeInto(facts, scoped, { add: (r) => spool.add(r), clear: () => spool.truncate(first) });
+  // The list holds both the pods re-created and the brokers a downscale removed: counted apart.
+  const brokerRemovals = spool.removals() - removedBefore;
   const fights = findFights(facts, scoped);
   const drift = findDrifts(facts, scoped);
   const sight = judgeSight(stats, facts);
@@ -302,7 +305,8 @@ export async function spoolInputs(
       inputsFailedToOpen: opened.failed,
       ...stats,
       facts: facts.size,
-      recreations: result.recreations,
+      recreations: result.recreations - brokerRemovals,
+      brokerRemovals,
       fixImpact: fixImpactOf(spool.added(first), scoped.autoscalerUsers),
       loops: result.loops.length,
       fights: fights.length,
@@ -382,6 +386,7 @@ export async function spoolByCluster(
       inputsFailedToOpen: docs.reduce((n, [, d]) => n + Number(d.summary.inputsFailedToOpen ?? 0), 0),
       ...all,
       recreations: docs.reduce((n, [, d]) => n + Number(d.summary.recreations ?? 0), 0),
+      brokerRemovals: docs.reduce((n, [, d]) => n + Number(d.summary.brokerRemovals ?? 0), 0),
       fixImpact: sumFixImpacts(docs.map(([, d]) => d.summary.fixImpact as FixImpact)),
       loops: docs.reduce((n, [, d]) => n + d.loops.length, 0),
       fights: docs.reduce((n, [, d]) => n + (d.fights?.length ?? 0), 0),

@@ -104,7 +104,7 @@ describe('failed inputs are loud', () => {
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe('!! 1 INPUT COULD NOT BE READ: this report covers only the rest');
     expect(lines[1]).toBe('   /nonexistent/audit: no such file or folder');
-    expect(r.stdout).toContain('29 broker pod recreations across 13 brokers, 1 broker removed (downscale)');
+    expect(r.stdout).toContain('30 broker pod deletions: 29 recreations across 12 brokers, 1 broker removed');
   });
 
   it('a markdown report carries the banner too', () => {
@@ -404,7 +404,7 @@ describe('the last stderr line', () => {
     const r = run(['analyze', '--input', EXAMPLES, '--format', 'json']);
     const last = r.stderr.trimEnd().split('\n').pop();
     expect(last).toMatch(
-      /^koperator-audit: 29 recreations, 1 broker removed \(downscale\), 3 loops \(1 active\), 0 fights \(0 active\) in \d+\.\d s; 3,045 events read; 0 inputs failed$/,
+      /^koperator-audit: 30 deletions: 29 recreations, 1 broker removed \(downscale\); 3 loops \(1 active\), 0 fights \(0 active\) in \d+\.\d s; 3,045 events read; 0 inputs failed$/,
     );
   });
 
@@ -490,7 +490,7 @@ describe('on a terminal', () => {
     expect(r.stdout).toMatch(/\r\u001b\[2Kanalysing [\d,]+ facts… \(read 3,045 events in [\d.]+ s\)/);
     // The bar is cleared before stderr's lines: the examples' one warning, then the counts.
     expect(r.stdout).toMatch(
-      /\r\u001b\[2Kkoperator-audit: warning: drift: [^\n]*\n(\r)?koperator-audit: 29 recreations/,
+      /\r\u001b\[2Kkoperator-audit: warning: drift: [^\n]*\n(\r)?koperator-audit: 30 deletions: 29 recreations/,
     );
   });
 

@@ -4,6 +4,7 @@
 // by the page script from embedded JSON, one page at a time (see client.ts).
 import type { FindingsDocument, Recreation } from '../../model/findings';
 import { createHash } from 'crypto';
+import { isBrokerRemoval } from '../../analyze/removal';
 import { CLASS_ORDER, CLASS_STYLES } from '../colors';
 import {
   brokerKey,
@@ -11,12 +12,14 @@ import {
   classesPresent,
   compareByDeletion,
   countByClass,
+  deletionsPhrase,
   formatCount,
   formatTimestamp,
   formatValueBlock,
   groupByBroker,
   headlineOf,
-  plural,
+  recreatedOnly,
+  recreationsTitle,
   summaryRows,
   truncate,
   verdictOf,
@@ -78,7 +81,8 @@ class StringTable {
  * One recreation as the page script reads it (client.ts decodes it), formatted here so
  * the browser does no formatting. Numbers are indices into the string table:
  * [time, broker key#, broker label#, deleted pod, deleted uid, created pod, class#,
- *  deleted by#, created at, [[path#, from#, to#, by#]…], verdict before#, after#, evidence].
+ *  deleted by#, created at, [[path#, from#, to#, by#]…], verdict before#, after#, evidence,
+ *  1 for a broker removed by a downscale (isBrokerRemoval) else 0].
  */
 export type ClientRecreation = [
   string,
@@ -94,6 +98,7 @@ export type ClientRecreation = [
   number,
   number,
   string[],
+  0 | 1,
 ];
 
 export function toClientRecreation(r: Recreation, t: StringTable): ClientRecreation {
@@ -117,6 +122,7 @@ export function toClientRecreation(r: Recreation, t: StringTable): ClientRecreat
     t.id(verdict.before),
     t.id(verdict.after),
     r.evidence,
+    isBrokerRemoval(r) ? 1 : 0,
   ];
 }
 
@@ -129,7 +135,7 @@ export function renderHtml(doc: FindingsDocument, opts: HtmlRenderOptions): stri
   const strings = new StringTable();
   const recreations = doc.recreations.map((r) => toClientRecreation(r, strings));
   const data = { strings: strings.strings, recreations, order, bins: timeline.bins };
-  const title = `koperator-audit: ${plural(doc.recreations.length, 'broker pod recreation')}`;
+  const title = `koperator-audit: ${deletionsPhrase(headlineOf(doc))}`;
 
   return `<!doctype html>
 <html lang="en">
@@ -170,6 +176,7 @@ ${countsSection(doc)}
 function header(doc: FindingsDocument, opts: HtmlRenderOptions): string {
   const {
     recreations,
+    removals,
     brokers,
     loops,
     activeLoops: active,
@@ -191,7 +198,7 @@ function header(doc: FindingsDocument, opts: HtmlRenderOptions): string {
 <div><h1>Broker pod recreations</h1><div class="sub">${h(range)}</div></div>
 <div class="stats">
 ${stat(recreations, 'recreations')}
-${stat(brokers, brokers === 1 ? 'broker' : 'brokers')}
+${stat(brokers, brokers === 1 ? 'broker' : 'brokers')}${removals ? `\n${stat(removals, removals === 1 ? 'broker removed (downscale)' : 'brokers removed (downscale)')}` : ''}
 ${stat(loops, loops === 1 ? 'loop' : 'loops', loops > 0)}
 ${stat(active, 'active loops', active > 0)}
 ${stat(fights, fights === 1 ? 'fight' : 'fights', fights > 0)}
@@ -224,13 +231,18 @@ function recreationsSection(doc: FindingsDocument): string {
   const classOptions = classesPresent(counts)
     .map((c) => `<option value="${h(c)}">${h(c)} (${formatCount(counts.get(c) ?? 0)})</option>`)
     .join('');
+  // The value client.ts filters removals on (REMOVED): they are in no class's count.
+  const removals = doc.recreations.length - recreatedOnly(doc.recreations).length;
+  const removalOption = removals
+    ? `<option value="broker-removed">broker removed (downscale) (${formatCount(removals)})</option>`
+    : '';
   const brokerOptions = groupByBroker(doc.recreations)
     .map((g) => `<option value="${h(g.key)}">${h(g.label)} (${formatCount(g.recreations.length)})</option>`)
     .join('');
   return `<section class="card" id="recreations">
-<h2>Recreations (${formatCount(doc.recreations.length)})</h2>
+<h2>${h(recreationsTitle(doc.recreations))}</h2>
 <div class="rec-tools">
-<select id="filter-class" aria-label="Filter by class"><option value="">all classes</option>${classOptions}</select>
+<select id="filter-class" aria-label="Filter by class"><option value="">all classes</option>${classOptions}${removalOption}</select>
 <select id="filter-broker" aria-label="Filter by broker"><option value="">all brokers</option>${brokerOptions}</select>
 <input id="filter-text" type="search" placeholder="pod, field path, user, webhook…" aria-label="Search">
 <span id="rec-count" class="muted"></span>
