@@ -45,7 +45,7 @@ export function buildEmailText(m: AlertMessage): string {
   } else {
     out.push(
       `${fight ? 'Kind: ' : 'Class:'}     ${classOf(m)} (severity ${m.severity})`,
-      `Count:     ${countOf(m)} ${fight ? 'cycle(s)' : isRemovalAlert(m) ? 'broker removed, none re-created' : 'recreation(s)'}`,
+      `Count:     ${countOf(m)} ${fight ? 'cycle(s)' : isRemovalAlert(m) ? 'broker removed (downscale)' : 'recreation(s)'}`,
       `Period:    ${periodOf(m)}`,
     );
   }
