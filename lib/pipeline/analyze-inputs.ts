@@ -27,6 +27,7 @@ import { listLocal } from '../sources/local';
 import { describeInputError } from '../sources/input-errors';
 import { dataEndOf, dataStartOf, scopeWarnings, operatorUserWarnings, windowWarnings } from './checks';
 import { judgeSight } from './visibility';
+import { partialReadWarning } from './partial-read';
 import { laterTime } from '../analyze/newest-event';
 
 export interface Progress {
@@ -285,7 +286,9 @@ export async function spoolInputs(
   const fights = findFights(facts, scoped);
   const drift = findDrifts(facts, scoped);
   const sight = judgeSight(stats, facts);
+  const partial = partialReadWarning(stats);
   const warnings = [
+    ...(partial ? [partial] : []),
     ...(sight.message ? [sight.message] : []),
     ...windowWarnings(scoped, { start: dataStartOf(facts), end: dataEndsAt }),
     ...scopeWarnings(facts, scoped),
@@ -314,7 +317,9 @@ export async function spoolInputs(
       dataEndsAt: dataEndsAt ?? null,
       ...(opts.sinceSeconds !== undefined ? { since: scoped.since ?? null } : {}),
       blind: sight.blind,
+      partial: partial !== null,
       warnings,
+      notes: drift.notes,
       seconds: Math.round((Date.now() - started) / 100) / 10,
     },
   };
@@ -397,6 +402,10 @@ export async function spoolByCluster(
         all.audit.read === 0
           ? 'no-audit-events'
           : (docs.map(([, d]) => d.summary.blind).find((b) => typeof b === 'string') ?? null),
+      partial: docs.some(([, d]) => d.summary.partial === true),
+      notes: docs.flatMap(([name, d]) =>
+        ((d.summary.notes as string[] | undefined) ?? []).map((n) => (name ? `${name}: ${n}` : n)),
+      ),
       warnings: docs.flatMap(([name, d]) =>
         ((d.summary.warnings as string[] | undefined) ?? []).map((w) => (name ? `${name}: ${w}` : w)),
       ),

@@ -375,6 +375,12 @@ export function warningsOf(doc: FindingsDocument): string[] {
   return Array.isArray(w) ? w.filter((x): x is string => typeof x === 'string') : [];
 }
 
+/** How findings were reached (summary.notes): information for the Inputs section, not warnings. */
+export function notesOf(doc: Pick<FindingsDocument, 'summary'>): string[] {
+  const n = doc.summary?.notes;
+  return Array.isArray(n) ? n.filter((x): x is string => typeof x === 'string') : [];
+}
+
 /**
  * The end of the logs that `active` is relative to: `summary.dataEndsAt` when the
  * pipeline wrote it, else the latest deletion the loops mention.
@@ -506,6 +512,8 @@ export function inputFacts(doc: FindingsDocument, inputs?: string[]): Array<[str
         10,
       ),
     ]);
+  const notes = notesOf(doc);
+  if (notes.length) rows.push(['notes', notes.join('; ')]);
   const end = typeof s.dataEndsAt === 'string' ? s.dataEndsAt : null;
   if (end) rows.push(['logs end', `${formatTimestamp(end)} UTC`]);
   if (typeof s.since === 'string') rows.push(['since', `${formatTimestamp(s.since)} UTC`]);

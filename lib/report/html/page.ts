@@ -254,7 +254,7 @@ function recreationsSection(doc: FindingsDocument): string {
 }
 
 /** Keys the header already says in words, or that are shown elsewhere. */
-const SAID_IN_WORDS = new Set(['inputs', 'inputErrors', 'details', 'warnings']);
+const SAID_IN_WORDS = new Set(['inputs', 'inputErrors', 'details', 'warnings', 'notes']);
 
 /**
  * Every count of the summary, collapsed: the header says what matters in words; this is
