@@ -223,7 +223,12 @@ function legend(doc: FindingsDocument): string {
   const loopKey =
     `<span class="chip"><svg width="22" height="12" aria-hidden="true"><rect x="1" y="1" width="20" height="10" rx="3" ` +
     `fill="#6b72801f" stroke="#6b7280"/></svg>loop (dashed: still active)</span>`;
-  return `<div class="legend">${chips.join('')}${loopKey}</div>`;
+  // The diamonds timeline.ts draws for drifts (drift.md), keyed only where there are some.
+  const driftKey = doc.drifts?.length
+    ? `<span class="chip" id="legend-drift"><svg width="14" height="14" aria-hidden="true"><path class="drift-mark legend-mark" ` +
+      `d="M7 1l6 6l-6 6l-6 -6z"/></svg>live drift (red: tamper; faded: ended)</span>`
+    : '';
+  return `<div class="legend">${chips.join('')}${loopKey}${driftKey}</div>`;
 }
 
 function recreationsSection(doc: FindingsDocument): string {
