@@ -1,12 +1,15 @@
 // What koperator's fix (the intent diff, 0.30.0-rc1) would have saved: of all recreations,
 // those it would not have made, and the broker downtime they cost (drift.md,
-// `summary.fixImpact`). Pure: recreations in, counts out, one recreation at a time so that a
+// `summary.fixImpact`). A broker removed by a downscale is no recreation (nothing was
+// re-created, and no fix avoids a removal): it is left out of every count here. Pure: recreations in, counts out, one recreation at a time so that a
 // spooled day of a fleet is never held.
 import { DEFAULT_AUTOSCALER_USERS, isAutoscalerUser, isWebhookRef } from '../k8s/writers';
 import type { Recreation } from '../model/findings';
+import { isBrokerRemoval } from './removal';
 import { secondsBetween } from './time';
 
 export interface FixImpact {
+  /** Recreations: the deletions without the brokers removed by a downscale. */
   recreations: number;
   /** Reverts of webhook or autoscaler writes the intent diff would not restart for. */
   avoidableWithFix: number;
@@ -20,7 +23,7 @@ export interface FixImpact {
   // Additions to drift.md's keys, so that no recreation drops out of the sums unsaid.
   /** With `downtimeFrom: ready`, recreations whose successor was never seen Ready: counted to its create. */
   readyUnseen: number;
-  /** Recreations with no successor in the data (a downscale, or one outside the logs): no downtime counted. */
+  /** Recreations whose successor is outside the data: no downtime counted. */
   withoutSuccessor: number;
   /** The users counted as autoscalers (the VPA updater and any configured), so the counts can be redone. */
   autoscalerUsers: string[];
@@ -76,6 +79,7 @@ export class FixImpactTally {
   constructor(private readonly autoscalerUsers: readonly string[] = []) {}
 
   add(r: Recreation): void {
+    if (isBrokerRemoval(r)) return;
     this.n++;
     const verdict = fixVerdict(r, this.autoscalerUsers);
     if (verdict === 'avoidable') this.avoidable++;
@@ -171,6 +175,8 @@ export function fixImpactByBroker(
     { namespace: string; kafkaCluster: string; brokerId: string; tally: FixImpactTally }
   >();
   for (const r of recreations) {
+    // A broker only removed has no recreation to list.
+    if (isBrokerRemoval(r)) continue;
     const k = `${r.namespace}\u0000${r.kafkaCluster}\u0000${r.brokerId}`;
     let t = tallies.get(k);
     if (!t) {

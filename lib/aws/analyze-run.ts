@@ -18,6 +18,7 @@ import { randomUUID } from 'crypto';
 import type { SNSClient } from '@aws-sdk/client-sns';
 import { analyzeFacts } from '../analyze';
 import { fixImpactOf } from '../analyze/fix-impact';
+import { isBrokerRemoval } from '../analyze/removal';
 import { findFights } from '../fights';
 import { findDrifts } from '../drift';
 import { compareTimes } from '../analyze/time';
@@ -202,9 +203,13 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
     { cluster, now, windowStart, options: config.alerts },
   );
 
+  // A broker removed by a downscale is in `recreations` (the contract) but counted apart.
   const recreationsByClass: Partial<Record<Classification, number>> = {};
-  for (const r of result.recreations)
-    recreationsByClass[r.classification] = (recreationsByClass[r.classification] ?? 0) + 1;
+  let brokerRemovals = 0;
+  for (const r of result.recreations) {
+    if (isBrokerRemoval(r)) brokerRemovals++;
+    else recreationsByClass[r.classification] = (recreationsByClass[r.classification] ?? 0) + 1;
+  }
   const report: FindingsDocument & {
     cluster: string;
     window: typeof window;
@@ -223,7 +228,8 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
       factsObjects: read.objects,
       factsBytes: read.bytes,
       facts: read.facts.size,
-      recreations: result.recreations.length,
+      recreations: result.recreations.length - brokerRemovals,
+      brokerRemovals,
       fixImpact: fixImpactOf(result.recreations, config.analysis.autoscalerUsers),
       loops: result.loops.length,
       fights: fights.length,
@@ -286,7 +292,8 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
     cluster,
     window,
     facts: read.facts.size,
-    recreations: result.recreations.length,
+    recreations: result.recreations.length - brokerRemovals,
+    brokerRemovals,
     loops: result.loops.length,
     published: published.length,
     report: link.uri,

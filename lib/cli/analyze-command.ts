@@ -15,6 +15,7 @@ import { parseSections, SECTIONS, type Section } from '../report/sections';
 import { writeJson } from '../report/json-stream';
 import { formatCount, nothingRead, plural } from '../report/format';
 import { describeInputError, inputErrorLine } from '../sources/input-errors';
+import { PARTIAL_READ } from '../pipeline/partial-read';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes';
 import { parseFlags } from './flags';
 import { CommandError, UsageError, type CliIo } from './io';
@@ -41,10 +42,14 @@ Output
   --fail-on WHAT         exit 1 when the findings hold WHAT: active-loop, loop,
                          revert (an external-mutation revert), any (any recreation),
                          or blind (audit events were read, but none about pods, or
-                         pod writes only at Metadata level); repeatable or
-                         comma-separated
-  -q, --quiet            no progress, warnings or counts on stderr; input errors
-                         are still printed
+                         pod writes only at Metadata level), or partial (data
+                         lost inside a file: a gzip cut short, a cut or damaged
+                         line, a record over --max-line-bytes); repeatable or
+                         comma-separated. The condition matched is named on
+                         stderr, also under --quiet
+  -q, --quiet            no progress, warnings or counts on stderr; input errors,
+                         data lost inside a file and a --fail-on match are still
+                         printed
 Scope
   --since TIME           only recreations deleted at or after TIME: RFC 3339, or a
                          duration (2h, 30m) back from the end of the logs (the newest
@@ -81,7 +86,7 @@ The table fits the terminal's width (COLUMNS when stdout is not a terminal, else
 
 ${EXIT_CODES_HELP}`;
 
-const FAIL_ON = ['active-loop', 'loop', 'revert', 'any', 'blind'] as const;
+const FAIL_ON = ['active-loop', 'loop', 'revert', 'any', 'blind', 'partial'] as const;
 type FailOn = (typeof FAIL_ON)[number];
 
 export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
@@ -167,11 +172,15 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
       io.stderr.write(
         'koperator-audit: no audit event could be read from any input: this is not an all-clear\n',
       );
-    if (!quiet) {
-      for (const w of (doc.summary.warnings as string[] | undefined) ?? [])
-        io.stderr.write(`koperator-audit: warning: ${w}\n`);
-      io.stderr.write(summaryLine(doc));
-    }
+    for (const w of (doc.summary.warnings as string[] | undefined) ?? [])
+      // Lost data is said like an input error: findings may be missing.
+      if (!quiet || w.includes(PARTIAL_READ)) io.stderr.write(`koperator-audit: warning: ${w}\n`);
+    if (!quiet) io.stderr.write(summaryLine(doc));
+    const matched = failOn.filter((f) => matches(doc, f));
+    if (matched.length)
+      io.stderr.write(
+        `koperator-audit: --fail-on ${matched.join(',')} matched: ${matched.map(failOnWords).join('; ')}\n`,
+      );
     return exitStatus(doc, failOn);
   } catch (e) {
     throw e instanceof SpoolError ? spoolFailed(e) : e;
@@ -279,6 +288,26 @@ function matches(doc: SpooledFindings, what: FailOn): boolean {
       return doc.recreations.length > 0 || doc.loops.length > 0 || (doc.fights?.length ?? 0) > 0;
     case 'blind':
       return doc.summary.blind === 'no-pod-events' || doc.summary.blind === 'metadata-only';
+    case 'partial':
+      return doc.summary.partial === true;
+  }
+}
+
+/** What a matched --fail-on condition found, for the stderr line that names it. */
+function failOnWords(what: FailOn): string {
+  switch (what) {
+    case 'active-loop':
+      return 'a loop still active at the end of the logs';
+    case 'loop':
+      return 'a recreation loop';
+    case 'revert':
+      return 'an external-mutation revert';
+    case 'any':
+      return 'a recreation, loop or fight';
+    case 'blind':
+      return 'the logs cannot show a recreation (summary.blind)';
+    case 'partial':
+      return 'data lost inside a file (summary.warnings)';
   }
 }
 
@@ -393,9 +422,12 @@ export function summaryLine(doc: SpooledFindings): string {
   const failed = (s.inputErrors ?? []).length;
   // A downscale's deletion is in `recreations` (the contract) but re-created nothing.
   const removed = doc.recreations.removals();
-  const removals = removed ? `, ${plural(removed, 'broker')} removed (downscale)` : '';
+  const recreated = plural(doc.recreations.length - removed, 'recreation');
+  const deletions = removed
+    ? `${plural(doc.recreations.length, 'deletion')}: ${recreated}, ${plural(removed, 'broker')} removed (downscale);`
+    : `${recreated},`;
   const parts = [
-    `${plural(doc.recreations.length - removed, 'recreation')}${removals}, ${plural(doc.loops.length, 'loop')} (${formatCount(active)} active), ` +
+    `${deletions} ${plural(doc.loops.length, 'loop')} (${formatCount(active)} active), ` +
       `${plural(fights.length, 'fight')} (${formatCount(fights.filter((f) => f.active).length)} active) in ${num(s.seconds).toFixed(1)} s`,
     `${plural(events, 'event')} read`,
     `${plural(failed, 'input')} failed`,

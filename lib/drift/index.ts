@@ -13,8 +13,10 @@ import { podDrifts } from './pod-drifts';
 
 export interface DriftResult {
   drifts: Drift[];
-  /** For summary.warnings: what limited or qualified the detection. */
+  /** For summary.warnings: what limited the detection (drifts may be missing). */
   warnings: string[];
+  /** For summary.notes: how a finding was reached, which takes nothing from it. */
+  notes: string[];
 }
 
 const CANDIDATE_VERBS = new Set(['patch', 'update']);
@@ -56,15 +58,21 @@ export function findDrifts(store: FactStore, opts: AnalysisOptions): DriftResult
     }
   }
   drifts.sort((a, b) => compareTimes(a.at, b.at));
-  return { drifts, warnings: driftWarnings(judgedOnDeclared, withoutBodies) };
+  return {
+    drifts,
+    warnings: driftWarnings(withoutBodies),
+    notes:
+      judgedOnDeclared > 0
+        ? [
+            // Information, not a warning: the declared values are what koperator compares with too.
+            `drift: ${judgedOnDeclared} drift(s) judged against koperator's declared values, as the data holds no state of the pod before the write`,
+          ]
+        : [],
+  };
 }
 
-function driftWarnings(judgedOnDeclared: number, withoutBodies: number): string[] {
+function driftWarnings(withoutBodies: number): string[] {
   const out: string[] = [];
-  if (judgedOnDeclared > 0)
-    out.push(
-      `drift: ${judgedOnDeclared} drift(s) on broker pods created before the logs begin were judged against koperator's declared values (no earlier state of the pod in the data)`,
-    );
   if (withoutBodies > 0)
     out.push(
       `drift detection was limited: ${withoutBodies} write(s) to broker pods by users other than the operator were logged at Metadata level (no bodies), so only ephemeral containers and resizes are reported from them; log pods at RequestResponse to see the rest`,

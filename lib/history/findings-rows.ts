@@ -12,6 +12,7 @@
 // nor summed beside the recreation rows without counting twice.
 import { createHash } from 'crypto';
 import { fixVerdict, recreationDowntime } from '../analyze/fix-impact';
+import { isBrokerRemoval } from '../analyze/removal';
 import { driftKey } from '../drift/key';
 import type { Drift, Fight, Loop, Recreation } from '../model/findings';
 
@@ -95,6 +96,12 @@ export const FINDINGS_COLUMNS = [
   },
   { name: 'downtime_from', type: 'string', comment: 'recreation: ready or create; null without a successor' },
   { name: 'ready_at', type: 'string', comment: "recreation: the successor's first Ready=True status write" },
+  {
+    name: 'broker_removed',
+    type: 'boolean',
+    comment:
+      'recreation: true for a broker removed by a downscale (deleted, nothing re-created): not a recreation in any count',
+  },
   { name: 'pod', type: 'string', comment: 'drift: the live broker pod written' },
   { name: 'pod_uid', type: 'string', comment: 'drift: its uid (null where the logs never show it)' },
   {
@@ -300,6 +307,7 @@ export function rowsForHour(f: HourFindings, ctx: HourContext): FindingsRow[] {
       downtime_seconds: downtime?.seconds ?? null,
       downtime_from: downtime?.from ?? null,
       ready_at: r.createdPod?.readyAt ?? null,
+      broker_removed: isBrokerRemoval(r),
     });
   }
 

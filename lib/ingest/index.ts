@@ -55,15 +55,16 @@ export async function* readObject(
     relevantOnly: opts.relevantOnly ?? true,
   };
   const reader = new ObjectReader(obj.name, stats, ropts);
-  stats.files.read++;
   let stream: NodeJS.ReadableStream | Readable;
   try {
     stream = await obj.open();
   } catch (e) {
+    // Not a file read: an input error (a missing path, a refused object), said as such.
     reader.fileIssue('open-error', errorMessage(e));
     reader.finish();
     return;
   }
+  stats.files.read++;
   let complete = false;
   try {
     for await (const chunk of decompress(stream as AsyncIterable<unknown>, reader)) {

@@ -40,7 +40,7 @@ export interface SkipDetail {
 
 export interface IngestStats {
   files: {
-    /** Objects handed to the reader, whatever became of them. */
+    /** Objects opened (one that could not be opened is an input error, not a file read). */
     read: number;
     /** No bytes, or only whitespace, after decompression. */
     empty: number;

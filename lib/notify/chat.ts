@@ -10,13 +10,13 @@ import type { Classification } from '../model/findings';
 import { fightLabel } from '../fights/key';
 import { driftStatusWords, driftWriteWords, preFixWords } from './drift-words';
 import {
-  EVENT_TITLES,
   brokerOf,
   changersOf,
   classOf,
   changesOf,
   countOf,
   periodOf,
+  titleOf,
   recommendationOf,
   reportLinkOf,
   upgradeReasonOf,
@@ -209,7 +209,7 @@ export function buildChatNotification(m: AlertMessage, ctx: ChatContext = {}): C
   const cause = `${causeWords}${who.length > 0 ? ` (${who.join(', ')})` : ''}`;
   const kafkaCluster = m.findingType === 'fight' ? '' : m.finding.kafkaCluster;
   const title = cut(
-    chatSafe(`${EVENT_TITLES[m.event]}: ${brokerOf(m)}, ${cause}`),
+    chatSafe(`${titleOf(m)}: ${brokerOf(m)}, ${cause}`),
     CHAT_LIMITS.titleChars - SEVERITY_MARK[m.severity].length - 1,
   );
   const link = reportLinkOf(m.report);
@@ -270,7 +270,7 @@ export function buildChatNotification(m: AlertMessage, ctx: ChatContext = {}): C
     metadata: {
       threadId: threadIdOf(m),
       summary: cut(
-        chatSafe(`${EVENT_TITLES[m.event]}: ${brokerOf(m)} (${classOf(m)}, ${countOf(m)}x)`),
+        chatSafe(`${titleOf(m)}: ${brokerOf(m)} (${classOf(m)}, ${countOf(m)}x)`),
         CHAT_LIMITS.summaryChars,
       ),
       eventType: m.event,

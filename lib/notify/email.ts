@@ -4,13 +4,14 @@
 import type { AlertMessage } from './message';
 import { driftStatusWords, driftWriteWords, preFixWords } from './drift-words';
 import {
-  EVENT_TITLES,
   brokerOf,
   changersOf,
   classOf,
   changesOf,
   countOf,
   periodOf,
+  isRemovalAlert,
+  titleOf,
   recommendationOf,
   upgradeReasonOf,
   reportLinkOf,
@@ -30,7 +31,7 @@ export function buildEmailText(m: AlertMessage): string {
   const who = changersOf(m);
   const link = reportLinkOf(m.report);
   const drift = m.findingType === 'drift' ? m.finding : null;
-  const out: string[] = [`${EVENT_TITLES[m.event]}: ${brokerOf(m)} in cluster ${m.cluster}`, ''];
+  const out: string[] = [`${titleOf(m)}: ${brokerOf(m)} in cluster ${m.cluster}`, ''];
   if (drift) {
     out.push(
       `Kind:      ${drift.kind}, drift severity ${drift.severity} (alert ${m.severity})`,
@@ -42,7 +43,7 @@ export function buildEmailText(m: AlertMessage): string {
   } else {
     out.push(
       `${fight ? 'Kind: ' : 'Class:'}     ${classOf(m)} (severity ${m.severity})`,
-      `Count:     ${countOf(m)} ${fight ? 'cycle(s)' : 'recreation(s)'}`,
+      `Count:     ${countOf(m)} ${fight ? 'cycle(s)' : isRemovalAlert(m) ? 'broker removed (downscale)' : 'recreation(s)'}`,
       `Period:    ${periodOf(m)}`,
     );
   }

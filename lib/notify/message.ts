@@ -8,6 +8,7 @@
 // report in S3.
 import { changeOf } from '../report/change-lines';
 import type { Classification, Drift, DriftField, Fight, Loop, Recreation } from '../model/findings';
+import { isBrokerRemoval } from '../analyze/removal';
 import { fightLabel } from '../fights/key';
 import type { AlertEvent, AlertEventName } from '../alerts/types';
 
@@ -189,7 +190,12 @@ export function alertSubject(m: AlertMessage): string {
   const f = m.finding;
   const broker = `${f.namespace}/${f.kafkaCluster} broker ${f.brokerId}`;
   const detail = m.findingType === 'loop' ? `${f.classification}, ${m.totalCount}x` : f.classification;
-  return sanitiseSubject(`[${m.cluster}] ${EVENT_WORDS[m.event]}: ${broker} (${detail})`);
+  // A broker removed by a downscale re-created nothing: its subject says what happened.
+  const event =
+    m.findingType === 'recreation' && isBrokerRemoval(m.finding)
+      ? 'broker removed (downscale)'
+      : EVENT_WORDS[m.event];
+  return sanitiseSubject(`[${m.cluster}] ${event}: ${broker} (${detail})`);
 }
 
 function attr(v: string): { DataType: 'String'; StringValue: string } {

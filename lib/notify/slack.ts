@@ -3,13 +3,13 @@
 import type { AlertMessage } from './message';
 import { driftStatusWords, driftWriteWords, preFixWords } from './drift-words';
 import {
-  EVENT_TITLES,
   brokerOf,
   changersOf,
   classOf,
   changesOf,
   countOf,
   periodOf,
+  titleOf,
   recommendationOf,
   reportLinkOf,
   upgradeReasonOf,
@@ -53,8 +53,6 @@ function code(v: unknown): string {
   return '`' + esc(cut(s ?? 'null', VALUE_MAX)).replace(/`/g, "'") + '`';
 }
 
-const TITLES = EVENT_TITLES;
-
 const SEVERITY_MARK: Record<AlertMessage['severity'], string> = {
   critical: ':rotating_light:',
   warning: ':warning:',
@@ -84,8 +82,8 @@ export function buildSlackPayload(m: AlertMessage): SlackPayload {
   const count = String(countOf(m));
   const fight = m.findingType === 'fight';
   const title = fight
-    ? `${TITLES[m.event]}: ${broker}`
-    : `${TITLES[m.event]}: ${m.finding.kafkaCluster} broker ${m.finding.brokerId}`;
+    ? `${titleOf(m)}: ${broker}`
+    : `${titleOf(m)}: ${m.finding.kafkaCluster} broker ${m.finding.brokerId}`;
   const fields: SlackText[] =
     m.findingType === 'drift'
       ? [
@@ -117,7 +115,7 @@ export function buildSlackPayload(m: AlertMessage): SlackPayload {
       type: 'section',
       text: {
         type: 'mrkdwn',
-        text: `${SEVERITY_MARK[m.severity]} *${esc(TITLES[m.event])}* (${m.severity})`,
+        text: `${SEVERITY_MARK[m.severity]} *${esc(titleOf(m))}* (${m.severity})`,
       },
       fields,
     },
@@ -152,7 +150,7 @@ export function buildSlackPayload(m: AlertMessage): SlackPayload {
   return {
     // The fallback text is mrkdwn too (notifications, old clients): names from the logs
     // must not become <!channel> mentions or <url|links>.
-    text: esc(cut(`${TITLES[m.event]}: ${broker} (${classOf(m)}, ${count}x) in ${m.cluster}`, SECTION_MAX)),
+    text: esc(cut(`${titleOf(m)}: ${broker} (${classOf(m)}, ${count}x) in ${m.cluster}`, SECTION_MAX)),
     blocks,
   };
 }

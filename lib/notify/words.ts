@@ -1,6 +1,7 @@
 // The facts of an alert as people read them, shared by every human channel (Slack, chat,
 // email): who changed what, over which period, what to do, and where the report is. Plain
 // strings; each channel escapes and lays them out in its own markup.
+import { isBrokerRemoval } from '../analyze/removal';
 import type { Classification, FieldChange, Recreation } from '../model/findings';
 import type { AlertMessage, ReportPointer } from './message';
 import { fightLabel } from '../fights/key';
@@ -21,6 +22,16 @@ export const EVENT_TITLES: Record<AlertMessage['event'], string> = {
   recreation: 'Broker pod re-created',
   'drift-detected': 'Live drift on a broker pod',
 };
+
+/** Whether a recreation alert is about a broker removed by a downscale: deleted, nothing re-created. */
+export function isRemovalAlert(m: AlertMessage): boolean {
+  return m.findingType === 'recreation' && isBrokerRemoval(m.finding);
+}
+
+/** The alert's title: a removal is said as one, never as a pod re-created. */
+export function titleOf(m: AlertMessage): string {
+  return isRemovalAlert(m) ? 'Broker removed (downscale)' : EVENT_TITLES[m.event];
+}
 
 /** Plain-words advice per class, for single recreations (loops carry the analysis' own). */
 export function recommendationFor(c: Classification): string {
@@ -92,8 +103,9 @@ export function periodOf(m: AlertMessage): string {
     return `every ~${l.periodSeconds} s, ${l.firstAt} → ${l.lastAt}${l.active ? still : ''}`;
   }
   const r: Recreation = m.finding;
-  return r.createdPod
-    ? `${r.deletedPod.deletedAt} → ${r.createdPod.createdAt}`
+  if (r.createdPod) return `${r.deletedPod.deletedAt} → ${r.createdPod.createdAt}`;
+  return isBrokerRemoval(r)
+    ? `deleted ${r.deletedPod.deletedAt}, the broker removed by a downscale`
     : `deleted ${r.deletedPod.deletedAt}, no successor seen`;
 }
 

@@ -27,6 +27,7 @@ import { listLocal } from '../sources/local';
 import { describeInputError } from '../sources/input-errors';
 import { dataEndOf, dataStartOf, scopeWarnings, operatorUserWarnings, windowWarnings } from './checks';
 import { judgeSight } from './visibility';
+import { partialReadWarning } from './partial-read';
 import { laterTime } from '../analyze/newest-event';
 
 export interface Progress {
@@ -278,11 +279,16 @@ export async function spoolInputs(
   const scoped = { ...resolveRelativeSince(opts, dataEndsAt), newestEventAt: dataEndsAt };
   bar?.phase(`analysing ${facts.size.toLocaleString('en-US')} facts…`);
   const first = spool.length;
+  const removedBefore = spool.removals();
   const result = analyzeInto(facts, scoped, { add: (r) => spool.add(r), clear: () => spool.truncate(first) });
+  // The list holds both the pods re-created and the brokers a downscale removed: counted apart.
+  const brokerRemovals = spool.removals() - removedBefore;
   const fights = findFights(facts, scoped);
   const drift = findDrifts(facts, scoped);
   const sight = judgeSight(stats, facts);
+  const partial = partialReadWarning(stats);
   const warnings = [
+    ...(partial ? [partial] : []),
     ...(sight.message ? [sight.message] : []),
     ...windowWarnings(scoped, { start: dataStartOf(facts), end: dataEndsAt }),
     ...scopeWarnings(facts, scoped),
@@ -302,7 +308,8 @@ export async function spoolInputs(
       inputsFailedToOpen: opened.failed,
       ...stats,
       facts: facts.size,
-      recreations: result.recreations,
+      recreations: result.recreations - brokerRemovals,
+      brokerRemovals,
       fixImpact: fixImpactOf(spool.added(first), scoped.autoscalerUsers),
       loops: result.loops.length,
       fights: fights.length,
@@ -310,7 +317,9 @@ export async function spoolInputs(
       dataEndsAt: dataEndsAt ?? null,
       ...(opts.sinceSeconds !== undefined ? { since: scoped.since ?? null } : {}),
       blind: sight.blind,
+      partial: partial !== null,
       warnings,
+      notes: drift.notes,
       seconds: Math.round((Date.now() - started) / 100) / 10,
     },
   };
@@ -382,6 +391,7 @@ export async function spoolByCluster(
       inputsFailedToOpen: docs.reduce((n, [, d]) => n + Number(d.summary.inputsFailedToOpen ?? 0), 0),
       ...all,
       recreations: docs.reduce((n, [, d]) => n + Number(d.summary.recreations ?? 0), 0),
+      brokerRemovals: docs.reduce((n, [, d]) => n + Number(d.summary.brokerRemovals ?? 0), 0),
       fixImpact: sumFixImpacts(docs.map(([, d]) => d.summary.fixImpact as FixImpact)),
       loops: docs.reduce((n, [, d]) => n + d.loops.length, 0),
       fights: docs.reduce((n, [, d]) => n + (d.fights?.length ?? 0), 0),
@@ -392,6 +402,10 @@ export async function spoolByCluster(
         all.audit.read === 0
           ? 'no-audit-events'
           : (docs.map(([, d]) => d.summary.blind).find((b) => typeof b === 'string') ?? null),
+      partial: docs.some(([, d]) => d.summary.partial === true),
+      notes: docs.flatMap(([name, d]) =>
+        ((d.summary.notes as string[] | undefined) ?? []).map((n) => (name ? `${name}: ${n}` : n)),
+      ),
       warnings: docs.flatMap(([name, d]) =>
         ((d.summary.warnings as string[] | undefined) ?? []).map((w) => (name ? `${name}: ${w}` : w)),
       ),

@@ -24,6 +24,9 @@ export interface Sight {
 /** `summary.blind` when the run could not see: the reports' banner and `--fail-on blind` read it. */
 export function judgeSight(stats: Pick<IngestStats, 'audit' | 'files'>, store: FactStore): Sight {
   const read = stats.audit.read;
+  // Nothing opened: the input errors say why, and nothing read can be blamed on its content.
+  if (read === 0 && stats.files.read === 0 && stats.files.errors > 0)
+    return { blind: 'no-audit-events', message: null };
   if (read === 0) {
     return {
       blind: 'no-audit-events',

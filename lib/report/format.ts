@@ -157,10 +157,13 @@ export function fightParties(f: Pick<Fight, 'writers' | 'mutators'>): string[] {
 
 /** The counts every view's header leads with, so the three cannot disagree. */
 export interface Headline {
+  /** Broker pods deleted: every entry of `recreations`, as the contract keeps them. */
+  deletions: number;
   /** Pods deleted and re-created: the deletions without the brokers removed by a downscale. */
   recreations: number;
   /** Brokers removed by a downscale: deleted, nothing re-created (isBrokerRemoval). */
   removals: number;
+  /** Brokers with at least one pod re-created (a broker only removed is not among them). */
   brokers: number;
   loops: number;
   activeLoops: number;
@@ -172,17 +175,39 @@ export interface Headline {
 
 export function headlineOf(doc: FindingsDocument): Headline {
   const span = timeSpan(doc);
-  const removals = doc.recreations.filter(isBrokerRemoval).length;
+  const recreated = recreatedOnly(doc.recreations);
   return {
-    recreations: doc.recreations.length - removals,
-    removals,
-    brokers: groupByBroker(doc.recreations).length,
+    deletions: doc.recreations.length,
+    recreations: recreated.length,
+    removals: doc.recreations.length - recreated.length,
+    brokers: groupByBroker(recreated).length,
     loops: doc.loops.length,
     activeLoops: doc.loops.filter((l) => l.active).length,
     fights: doc.fights?.length ?? 0,
     activeFights: (doc.fights ?? []).filter((f) => f.active).length,
     range: span ? formatRange(new Date(span.start).toISOString(), new Date(span.end).toISOString()) : null,
   };
+}
+
+/**
+ * The deletions in words, the one phrase every view leads with: `30 broker pod deletions: 29
+ * recreations across 12 brokers, 1 broker removed (downscale)`, or without a downscale `29
+ * broker pod recreations across 12 brokers`.
+ */
+export function deletionsPhrase(
+  head: Pick<Headline, 'deletions' | 'recreations' | 'removals' | 'brokers'>,
+): string {
+  const across = `across ${plural(head.brokers, 'broker')}`;
+  if (head.removals === 0) return `${plural(head.recreations, 'broker pod recreation')} ${across}`;
+  return (
+    `${plural(head.deletions, 'broker pod deletion')}: ${plural(head.recreations, 'recreation')} ${across}, ` +
+    `${plural(head.removals, 'broker')} removed (downscale)`
+  );
+}
+
+/** The recreations proper: the deletions without the brokers removed by a downscale. */
+export function recreatedOnly(recreations: readonly Recreation[]): Recreation[] {
+  return recreations.filter((r) => !isBrokerRemoval(r));
 }
 
 /**
@@ -287,10 +312,15 @@ function isScalar(v: unknown): boolean {
   return v === null || typeof v !== 'object';
 }
 
-/** Counts per classification (keys as found, so values outside the contract are counted too). */
+/**
+ * Counts per classification of the pods re-created (keys as found, so values outside the
+ * contract are counted too). A broker removed by a downscale is no recreation: every view
+ * counts it apart, so the tally adds up to the headline's recreations.
+ */
 export function countByClass(recreations: readonly Recreation[]): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const r of recreations) counts.set(r.classification, (counts.get(r.classification) ?? 0) + 1);
+  for (const r of recreatedOnly(recreations))
+    counts.set(r.classification, (counts.get(r.classification) ?? 0) + 1);
   return counts;
 }
 
@@ -343,6 +373,12 @@ export const NOTHING_READ_HEAD = 'NO AUDIT EVENT COULD BE READ: this is not an a
 export function warningsOf(doc: FindingsDocument): string[] {
   const w = doc.summary?.warnings;
   return Array.isArray(w) ? w.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/** How findings were reached (summary.notes): information for the Inputs section, not warnings. */
+export function notesOf(doc: Pick<FindingsDocument, 'summary'>): string[] {
+  const n = doc.summary?.notes;
+  return Array.isArray(n) ? n.filter((x): x is string => typeof x === 'string') : [];
 }
 
 /**
@@ -476,6 +512,8 @@ export function inputFacts(doc: FindingsDocument, inputs?: string[]): Array<[str
         10,
       ),
     ]);
+  const notes = notesOf(doc);
+  if (notes.length) rows.push(['notes', notes.join('; ')]);
   const end = typeof s.dataEndsAt === 'string' ? s.dataEndsAt : null;
   if (end) rows.push(['logs end', `${formatTimestamp(end)} UTC`]);
   if (typeof s.since === 'string') rows.push(['since', `${formatTimestamp(s.since)} UTC`]);

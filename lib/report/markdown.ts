@@ -159,9 +159,11 @@ function fixImpactSection(doc: FindingsDocument): string[] {
 function overview(doc: FindingsDocument): string {
   const head = headlineOf(doc);
   const range = head.range ? ` · ${mdText(head.range)} UTC` : '';
+  // As deletionsPhrase says it: the deletions first, split into recreations and removals.
+  const deletions = head.removals ? `**${plural(head.deletions, 'deletion')}**: ` : '';
+  const removed = head.removals ? `, **${plural(head.removals, 'broker')} removed** (downscale)` : '';
   return (
-    `**${plural(head.recreations, 'recreation')}** of **${plural(head.brokers, 'broker')}**${range} · ` +
-    (head.removals ? `**${plural(head.removals, 'broker')} removed** (downscale) · ` : '') +
+    `${deletions}**${plural(head.recreations, 'recreation')}** of **${plural(head.brokers, 'broker')}**${removed}${range} · ` +
     `**${plural(head.loops, 'loop')}** (${head.activeLoops} active) · ` +
     `**${plural(head.fights, 'fight')}** of other controllers (${head.activeFights} active)`
   );

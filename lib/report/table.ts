@@ -15,6 +15,7 @@ import {
   brokerLabel,
   classesPresent,
   countByClass,
+  deletionsPhrase,
   formatCount,
   formatDuration,
   formatRange,
@@ -165,8 +166,7 @@ function fixImpactLines(doc: FindingsDocument, width: number, color: boolean): s
 function headline(doc: FindingsDocument): string {
   const head = headlineOf(doc);
   return (
-    `koperator-audit: ${plural(head.recreations, 'broker pod recreation')} across ${plural(head.brokers, 'broker')}, ` +
-    (head.removals ? `${plural(head.removals, 'broker')} removed (downscale), ` : '') +
+    `koperator-audit: ${deletionsPhrase(head)}${head.removals ? ';' : ','} ` +
     `${plural(head.loops, 'loop')} (${head.activeLoops} active), ${plural(head.fights, 'fight')} (${head.activeFights} active)`
   );
 }

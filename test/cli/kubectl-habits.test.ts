@@ -221,7 +221,7 @@ describe('a downscale is worded as a broker removed, not as a recreation', () =>
   });
 
   it.each([
-    ['table', 'broker pod recreations across', '(none: broker removed by a downscale)'],
+    ['table', 'broker pod deletions:', '(none: broker removed by a downscale)'],
     ['markdown', 'recreations** of', '(none: broker removed by a downscale)'],
   ])('-o %s', (format, headline, row) => {
     const d = doc();
@@ -231,11 +231,14 @@ describe('a downscale is worded as a broker removed, not as a recreation', () =>
     const recreated = d.recreations.length - removed;
     const head = r.stdout.split('\n').find((l) => l.includes(headline))!;
     expect(head).toContain(`${recreated} `);
+    expect(head).toContain(`${d.recreations.length} `);
     expect(head).toMatch(/1 broker removed\**? \(downscale\)/);
     expect(r.stdout).toContain(row);
     // The stderr summary counts the same way.
     expect(r.stderr.trimEnd().split('\n').pop()).toMatch(
-      new RegExp(`^koperator-audit: ${recreated} recreations, 1 broker removed \\(downscale\\), `),
+      new RegExp(
+        `^koperator-audit: ${d.recreations.length} deletions: ${recreated} recreations, 1 broker removed \\(downscale\\); `,
+      ),
     );
   });
 });

@@ -78,7 +78,10 @@ async function handCount(dir: string, logs: string) {
     if (isAvoidable) avoidableDowntime += seconds;
   }
   return {
-    recreations: truth.recreations.length,
+    // A downscale (the contract: intent-change, no successor, no fields) is no recreation.
+    recreations: truth.recreations.filter(
+      (r) => !(r.createdPod === null && r.classification === 'intent-change' && r.fields.length === 0),
+    ).length,
     avoidable,
     tampers,
     downtime,

@@ -303,7 +303,8 @@ describe('sources that fail', () => {
     const obj: SourceObject = { name: 'mem/denied', open: () => Promise.reject(new Error('AccessDenied')) };
     const { records, stats } = await readAll([obj, memoryObject('mem/ok', `${good()}\n`)]);
     expect(records).toHaveLength(1);
-    expect(stats.files).toEqual({ read: 2, empty: 0, foreign: 0, errors: 1 });
+    // Not opened, not read: an input error.
+    expect(stats.files).toEqual({ read: 1, empty: 0, foreign: 0, errors: 1 });
     expect(stats.details).toEqual([
       { source: 'mem/denied', line: 0, reason: 'open-error', note: 'AccessDenied' },
     ]);

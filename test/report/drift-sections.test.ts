@@ -60,3 +60,15 @@ describe('HTML drift marks', () => {
     expect(html).toContain('carol &lt;img src=x onerror=alert(1)&gt;');
   });
 });
+
+describe('the HTML timeline legend keys every mark it draws', () => {
+  it.each([
+    ['with drifts', doc, true],
+    ['without', { ...doc, drifts: [] }, false],
+  ])('%s', (_name, d, keyed) => {
+    const html = renderReport(d, 'html', { color: false });
+    const legend = /<div class="legend">.*?<\/div>/s.exec(html)![0];
+    expect(html.includes('class="drift-mark"') && /<g class="drifts">/.test(html)).toBe(keyed);
+    expect(legend.includes('id="legend-drift"')).toBe(keyed);
+  });
+});

@@ -253,8 +253,9 @@ describe('HTML report in Chromium', () => {
     it('renders them as text and runs no script of theirs', async () => {
       await report.page.hover(`circle.mark[data-idx="0"]`);
       const { elements: _, links, ...dom } = await domCensus(report.page);
-      // Three SVGs are the page's own: the time axis, the timeline and the loop key in the legend.
-      expect(dom).toEqual({ imgs: 0, scripts: 2, svgs: 3, inlineHandlers: 0 });
+      // The SVGs are the page's own: the time axis, the timeline, the loop key in the legend and,
+      // where there are drifts, the drift key beside it.
+      expect(dom).toEqual({ imgs: 0, scripts: 2, svgs: doc.drifts?.length ? 4 : 3, inlineHandlers: 0 });
       // The only links are the page's own, from a broker's or a fight's row to its advice.
       expect(links.length).toBe(
         new Set(doc.loops.map((l) => `${l.namespace}/${l.kafkaCluster}#${l.brokerId}`)).size +

@@ -22,9 +22,10 @@ export const CLIENT_SCRIPT = String.raw`
       idx: idx, time: t[0], broker: S[t[1]], brokerLabel: S[t[2]], deletedPod: t[3], deletedUid: t[4],
       createdPod: t[5], classification: S[t[6]], deletedBy: str(t[7]), createdAt: t[8],
       fields: t[9].map(function (f) { return { path: S[f[0]], from: S[f[1]], to: S[f[2]], by: str(f[3]), change: f[4].map(function (i) { return S[i]; }) }; }),
-      verdict: { before: S[t[10]], after: S[t[11]] }, evidence: t[12]
+      verdict: { before: S[t[10]], after: S[t[11]] }, evidence: t[12], removed: t[13] === 1
     };
   });
+  var REMOVED = 'broker-removed';
   var order = data.order;
   var bins = data.bins || [];
   var state = { cls: '', broker: '', q: '', page: 0 };
@@ -47,6 +48,11 @@ export const CLIENT_SCRIPT = String.raw`
     return e;
   }
 
+  // What followed the deleted pod, as successorLabel (format.ts) words it.
+  function successor(r) {
+    return r.createdPod || (r.removed ? '(none: broker removed by a downscale)' : '(none)');
+  }
+
   function haystack(r) {
     if (r._h === undefined) {
       var parts = [r.deletedPod, r.deletedUid, r.createdPod, r.brokerLabel, r.deletedBy, r.classification];
@@ -60,7 +66,8 @@ export const CLIENT_SCRIPT = String.raw`
     var q = state.q.trim().toLowerCase();
     filtered = order.filter(function (i) {
       var r = recs[i];
-      if (state.cls && r.classification !== state.cls) return false;
+      // A broker removed by a downscale is no recreation of its class: it has a filter of its own.
+      if (state.cls === REMOVED ? !r.removed : state.cls && (r.removed || r.classification !== state.cls)) return false;
       if (state.broker && r.broker !== state.broker) return false;
       if (q && haystack(r).indexOf(q) < 0) return false;
       return true;
@@ -93,7 +100,7 @@ export const CLIENT_SCRIPT = String.raw`
     who.appendChild(el('code', '', r.deletedBy || 'unknown'));
     who.appendChild(document.createTextNode(r.createdPod
       ? ' · successor ' + r.createdPod + ' created ' + r.createdAt + ' UTC'
-      : ' · no successor pod seen'));
+      : r.removed ? ' · no successor: the broker was removed by a downscale' : ' · no successor pod seen'));
     b.appendChild(who);
     var vs = el('div', 'verdicts');
     vs.appendChild(verdict('Before the koperator fix (three-way merge)', r.verdict.before));
@@ -148,8 +155,8 @@ export const CLIENT_SCRIPT = String.raw`
     var pods = el('span', 'pods ellip mono');
     pods.appendChild(el('span', '', r.deletedPod));
     pods.appendChild(el('span', 'arrow', '→'));
-    pods.appendChild(el('span', r.createdPod ? '' : 'muted', r.createdPod || '(none)'));
-    pods.title = r.deletedPod + ' → ' + (r.createdPod || '(none)') + (r.deletedBy ? '\ndeleted by ' + r.deletedBy : '');
+    pods.appendChild(el('span', r.createdPod ? '' : 'muted', successor(r)));
+    pods.title = r.deletedPod + ' → ' + successor(r) + (r.deletedBy ? '\ndeleted by ' + r.deletedBy : '');
     s.appendChild(pods);
     var chip = el('span', 'chip');
     chip.setAttribute('data-class', r.classification);
@@ -260,7 +267,7 @@ export const CLIENT_SCRIPT = String.raw`
       } else {
         tip.appendChild(el('b', '', r.time + ' UTC'));
         tip.appendChild(el('div', '', r.brokerLabel + ' · ' + r.classification));
-        tip.appendChild(el('div', '', r.deletedPod + ' → ' + (r.createdPod || '(none)')));
+        tip.appendChild(el('div', '', r.deletedPod + ' → ' + successor(r)));
         tip.appendChild(el('div', '', 'deleted by ' + (r.deletedBy || 'unknown')));
         if (r.fields.length) tip.appendChild(el('div', '', r.fields.map(function (f) { return f.path; }).join(', ')));
       }

@@ -11,6 +11,7 @@ import {
   formatTimestamp,
   inputErrorsOf,
   nothingRead,
+  notesOf,
   plural,
   warningsOf,
 } from '../format';
@@ -112,7 +113,7 @@ export function inputNotes(doc: FindingsDocument): string {
   const warnings = warningsOf(doc);
   if (warnings.length) {
     parts.push(
-      `<div class="banner warn" id="input-warnings"><b>Check the settings:</b>` +
+      `<div class="banner warn" id="input-warnings"><b>Warnings:</b>` +
         listed(
           warnings.slice(0, MAX_LISTED).map((w) => h(w)),
           warnings.length,
@@ -173,6 +174,14 @@ export function inputNotes(doc: FindingsDocument): string {
         `</div>`,
     );
   }
+  const notes = notesOf(doc);
+  if (notes.length)
+    parts.push(
+      `<div class="banner note" id="input-notes"><b>Notes:</b>${listed(
+        notes.slice(0, MAX_LISTED).map((n) => h(n)),
+        notes.length,
+      )}</div>`,
+    );
   const read = readLine(doc);
   if (read) parts.push(`<div class="read muted" id="input-read">${h(read)}</div>`);
   return parts.join('\n');

@@ -5,6 +5,7 @@
 import type { FindingsDocument, Recreation } from '../../model/findings';
 import { createHash } from 'crypto';
 import { changeLines } from '../change-lines';
+import { isBrokerRemoval } from '../../analyze/removal';
 import { CLASS_ORDER, CLASS_STYLES } from '../colors';
 import {
   brokerKey,
@@ -12,12 +13,14 @@ import {
   classesPresent,
   compareByDeletion,
   countByClass,
+  deletionsPhrase,
   formatCount,
   formatTimestamp,
   formatValueBlock,
   groupByBroker,
   headlineOf,
-  plural,
+  recreatedOnly,
+  recreationsTitle,
   summaryRows,
   truncate,
   verdictOf,
@@ -82,7 +85,8 @@ class StringTable {
  * the browser does no formatting. Numbers are indices into the string table:
  * [time, broker key#, broker label#, deleted pod, deleted uid, created pod, class#,
  *  deleted by#, created at, [[path#, from#, to#, by#, [change line#…]]…], verdict before#, after#,
- *  evidence]. The change lines (change-lines.ts) are what the page shows; from/to fold behind them.
+ *  evidence, 1 for a broker removed by a downscale (isBrokerRemoval) else 0]. The change lines
+ *  (change-lines.ts) are what the page shows; from/to fold behind them.
  */
 export type ClientRecreation = [
   string,
@@ -98,6 +102,7 @@ export type ClientRecreation = [
   number,
   number,
   string[],
+  0 | 1,
 ];
 
 export function toClientRecreation(r: Recreation, t: StringTable): ClientRecreation {
@@ -122,6 +127,7 @@ export function toClientRecreation(r: Recreation, t: StringTable): ClientRecreat
     t.id(verdict.before),
     t.id(verdict.after),
     r.evidence,
+    isBrokerRemoval(r) ? 1 : 0,
   ];
 }
 
@@ -134,7 +140,7 @@ export function renderHtml(doc: FindingsDocument, opts: HtmlRenderOptions): stri
   const strings = new StringTable();
   const recreations = doc.recreations.map((r) => toClientRecreation(r, strings));
   const data = { strings: strings.strings, recreations, order, bins: timeline.bins };
-  const title = `koperator-audit: ${plural(doc.recreations.length, 'broker pod recreation')}`;
+  const title = `koperator-audit: ${deletionsPhrase(headlineOf(doc))}`;
 
   return `<!doctype html>
 <html lang="en">
@@ -175,6 +181,7 @@ ${countsSection(doc)}
 function header(doc: FindingsDocument, opts: HtmlRenderOptions): string {
   const {
     recreations,
+    removals,
     brokers,
     loops,
     activeLoops: active,
@@ -196,7 +203,7 @@ function header(doc: FindingsDocument, opts: HtmlRenderOptions): string {
 <div><h1>Broker pod recreations</h1><div class="sub">${h(range)}</div></div>
 <div class="stats">
 ${stat(recreations, 'recreations')}
-${stat(brokers, brokers === 1 ? 'broker' : 'brokers')}
+${stat(brokers, brokers === 1 ? 'broker' : 'brokers')}${removals ? `\n${stat(removals, removals === 1 ? 'broker removed (downscale)' : 'brokers removed (downscale)')}` : ''}
 ${stat(loops, loops === 1 ? 'loop' : 'loops', loops > 0)}
 ${stat(active, 'active loops', active > 0)}
 ${stat(fights, fights === 1 ? 'fight' : 'fights', fights > 0)}
@@ -221,7 +228,12 @@ function legend(doc: FindingsDocument): string {
   const loopKey =
     `<span class="chip"><svg width="22" height="12" aria-hidden="true"><rect x="1" y="1" width="20" height="10" rx="3" ` +
     `fill="#6b72801f" stroke="#6b7280"/></svg>loop (dashed: still active)</span>`;
-  return `<div class="legend">${chips.join('')}${loopKey}</div>`;
+  // The diamonds timeline.ts draws for drifts (drift.md), keyed only where there are some.
+  const driftKey = doc.drifts?.length
+    ? `<span class="chip" id="legend-drift"><svg width="14" height="14" aria-hidden="true"><path class="drift-mark legend-mark" ` +
+      `d="M7 1l6 6l-6 6l-6 -6z"/></svg>live drift (red: tamper; faded: ended)</span>`
+    : '';
+  return `<div class="legend">${chips.join('')}${loopKey}${driftKey}</div>`;
 }
 
 function recreationsSection(doc: FindingsDocument): string {
@@ -229,13 +241,18 @@ function recreationsSection(doc: FindingsDocument): string {
   const classOptions = classesPresent(counts)
     .map((c) => `<option value="${h(c)}">${h(c)} (${formatCount(counts.get(c) ?? 0)})</option>`)
     .join('');
+  // The value client.ts filters removals on (REMOVED): they are in no class's count.
+  const removals = doc.recreations.length - recreatedOnly(doc.recreations).length;
+  const removalOption = removals
+    ? `<option value="broker-removed">broker removed (downscale) (${formatCount(removals)})</option>`
+    : '';
   const brokerOptions = groupByBroker(doc.recreations)
     .map((g) => `<option value="${h(g.key)}">${h(g.label)} (${formatCount(g.recreations.length)})</option>`)
     .join('');
   return `<section class="card" id="recreations">
-<h2>Recreations (${formatCount(doc.recreations.length)})</h2>
+<h2>${h(recreationsTitle(doc.recreations))}</h2>
 <div class="rec-tools">
-<select id="filter-class" aria-label="Filter by class"><option value="">all classes</option>${classOptions}</select>
+<select id="filter-class" aria-label="Filter by class"><option value="">all classes</option>${classOptions}${removalOption}</select>
 <select id="filter-broker" aria-label="Filter by broker"><option value="">all brokers</option>${brokerOptions}</select>
 <input id="filter-text" type="search" placeholder="pod, field path, user, webhook…" aria-label="Search">
 <span id="rec-count" class="muted"></span>
@@ -247,7 +264,7 @@ function recreationsSection(doc: FindingsDocument): string {
 }
 
 /** Keys the header already says in words, or that are shown elsewhere. */
-const SAID_IN_WORDS = new Set(['inputs', 'inputErrors', 'details', 'warnings']);
+const SAID_IN_WORDS = new Set(['inputs', 'inputErrors', 'details', 'warnings', 'notes']);
 
 /**
  * Every count of the summary, collapsed: the header says what matters in words; this is
