@@ -46,6 +46,11 @@ export function controller(world: World, namespace: string, name: string, userAg
   });
 }
 
+/** The Vertical Pod Autoscaler's updater, as its service account calls the API server. */
+export function vpaUpdater(world: World): Actor {
+  return controller(world, 'kube-system', 'vpa-updater', 'updater/v0.0.0 (linux/amd64) kubernetes/$Format');
+}
+
 /** A write to the KafkaCluster's spec (custom resources are logged at Metadata level). */
 export function patchKafkaCluster(
   world: World,

@@ -5,17 +5,12 @@
 import { CLUSTERS } from '../fixtures';
 import { patchPod } from '../kube';
 import { operatorRestart } from '../operator';
-import { controller, secs, type Scenario } from './common';
+import { secs, vpaUpdater, type Scenario } from './common';
 import { getPath } from '../paths';
 
 export const inplaceResize: Scenario = (ctx, start) => {
   const { world, rng } = ctx;
-  const updater = controller(
-    world,
-    'kube-system',
-    'vpa-updater',
-    'updater/v0.0.0 (linux/amd64) kubernetes/$Format',
-  );
+  const updater = vpaUpdater(world);
   const pod = world.broker(CLUSTERS.search, 4);
   const idx = (pod.live.spec?.containers ?? []).findIndex((c) => c.name === 'kafka');
   const cpu = `${rng.pick([1600, 1700, 1800, 1900])}m`;

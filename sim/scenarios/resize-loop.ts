@@ -6,16 +6,11 @@
 import { CLUSTERS } from '../fixtures';
 import { RESIZE_FORMS, resizePod } from '../kube';
 import { operatorRestart } from '../operator';
-import { controller, secs, type Scenario } from './common';
+import { secs, vpaUpdater, type Scenario } from './common';
 
 export const resizeLoop: Scenario = (ctx, start) => {
   const { world, rng } = ctx;
-  const updater = controller(
-    world,
-    'kube-system',
-    'vpa-updater',
-    'updater/v0.0.0 (linux/amd64) kubernetes/$Format',
-  );
+  const updater = vpaUpdater(world);
   const brokerId = '4';
   const rounds = RESIZE_FORMS.length + rng.int(0, 2);
   let at = start;
