@@ -85,7 +85,9 @@ describe('notify-slack handler', () => {
       '*Who*',
       '*Cluster*',
     ]);
-    expect(JSON.stringify(payload.blocks)).toContain('`2` → `1200m`');
+    expect(JSON.stringify(payload.blocks)).toContain(
+      '`spec.containers[name=kafka].resources.requests.cpu`: `2 → 1200m`',
+    );
     expect(JSON.stringify(payload.blocks)).toContain('*Recommendation*');
     expect(ssm.requests).toEqual([{ name: PARAM, withDecryption: true }]);
   });
