@@ -287,9 +287,10 @@ export async function spoolInputs(
   const drift = findDrifts(facts, scoped);
   const sight = judgeSight(stats, facts);
   const partial = partialReadWarning(stats);
+  // Seeing nothing outweighs losing part of what was seen: the blind warning leads.
   const warnings = [
-    ...(partial ? [partial] : []),
     ...(sight.message ? [sight.message] : []),
+    ...(partial ? [partial] : []),
     ...windowWarnings(scoped, { start: dataStartOf(facts), end: dataEndsAt }),
     ...scopeWarnings(facts, scoped),
     ...drift.warnings,
