@@ -10,6 +10,7 @@ import { changeLines } from '../report/change-lines';
 /** A change line in a chat message or mail; the report has the whole value. */
 const CHANGE_LINE_CHARS = 150;
 import { loopUpgradeReason } from '../koperator/fix-impact-words';
+import { loopRecommendation } from '../koperator/recommendation';
 import { driftRecommendation, driftStatusWords, driftWriteWords } from './drift-words';
 
 export const EVENT_TITLES: Record<AlertMessage['event'], string> = {
@@ -53,12 +54,21 @@ export function recommendationFor(c: Classification): string {
   }
 }
 
+/** A broker removed by a downscale: nothing to undo, only to confirm. */
+export const REMOVAL_RECOMMENDATION =
+  'The broker was removed from the KafkaCluster (a downscale): koperator deleted its pod and re-creates none. Check the downscale was intended; no restart loop follows from it.';
+
 export function recommendationOf(m: AlertMessage): string {
   if (m.findingType === 'fight') return m.finding.recommendation;
   if (m.findingType === 'drift') return driftRecommendation(m.finding);
-  return m.findingType === 'loop' && m.finding.recommendation
-    ? m.finding.recommendation
-    : recommendationFor(m.finding.classification);
+  if (m.findingType === 'loop')
+    return m.finding.recommendation || recommendationFor(m.finding.classification);
+  if (isBrokerRemoval(m.finding)) return REMOVAL_RECOMMENDATION;
+  // A revert whose writers the logs name gets their own remedies (how each wrote: at admission,
+  // in place, by a patch), as a loop's advice does.
+  if (m.finding.classification === 'external-mutation-revert' && m.finding.fields.some((f) => f.by))
+    return loopRecommendation(m.finding.classification, m.finding.fields);
+  return recommendationFor(m.finding.classification);
 }
 
 /** For a loop the fix would end, the reason to upgrade (summary.fixImpact's, for this loop); else null. */
