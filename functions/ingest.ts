@@ -9,7 +9,7 @@ import { sendAnalysisRequests } from '../lib/aws/analysis-queue';
 import { s3Client, sqsClient } from '../lib/aws/clients';
 import { ingestConfigFromEnv, type IngestConfig } from '../lib/aws/env-config';
 import { ingestS3Object, skippedByReason, type IngestObjectResult } from '../lib/aws/ingest-object';
-import { createLogger, createMetrics, METRIC } from '../lib/aws/observability';
+import { createLogger, createMetrics, METRIC, recordMemoryUse } from '../lib/aws/observability';
 import { parseS3Notification, type S3ObjectRef } from '../lib/aws/s3-events';
 import { missingBucketSettings, readBucketSettings } from '../lib/aws/bucket-check';
 
@@ -180,6 +180,7 @@ export const handler = async (event: SQSEvent, context: Context): Promise<SQSBat
     return res;
   } finally {
     metrics.addMetric('MessagesReceived', MetricUnit.Count, event.Records.length);
+    recordMemoryUse(metrics, 'ingest');
     metrics.publishStoredMetrics();
   }
 };

@@ -162,9 +162,16 @@ describe('osls package (offline)', () => {
     const custom = ofType('AWS::CloudWatch::Alarm').filter(
       ([, a]) => a.Properties.Namespace === 'KoperatorAudit',
     );
-    expect(custom.map(([id]) => id).sort()).toEqual(['ActiveLoopsAlarm', 'BucketSettingsAlarm']);
+    expect(custom.map(([id]) => id).sort()).toEqual([
+      'ActiveLoopsAlarm',
+      'AnalyzeMemoryAlarm',
+      'BucketSettingsAlarm',
+      'IngestMemoryAlarm',
+      'StaleAnalysesAlarm',
+    ]);
+    // The service first; a memory alarm also names the function (watch.test.ts).
     for (const [, a] of custom)
-      expect(a.Properties.Dimensions).toEqual([{ Name: 'service', Value: service }]);
+      expect((a.Properties.Dimensions as Json[])[0]).toEqual({ Name: 'service', Value: service });
     for (const [, a] of ofType('AWS::CloudWatch::Alarm'))
       expect(a.Properties.AlarmName).toMatch(/^koperator-audit-test-/);
   });
