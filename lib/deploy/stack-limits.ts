@@ -224,3 +224,14 @@ export function retentionProblems(p: RetentionParams): string[] {
     return [`rawLogsRetentionDays (${raw}) must be at least factsRetentionDays (${facts})`];
   return [];
 }
+
+/** Lambda's TracingConfig modes: anything else packages, then fails the deploy. */
+export const TRACING_MODES = ['Active', 'PassThrough'] as const;
+
+export function tracingProblems(p: { tracing: string }): string[] {
+  return (TRACING_MODES as readonly string[]).includes(p.tracing)
+    ? []
+    : [
+        `tracing must be ${TRACING_MODES.join(' or ')} (Lambda's TracingConfig mode), got ${JSON.stringify(p.tracing)}`,
+      ];
+}

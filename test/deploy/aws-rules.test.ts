@@ -397,6 +397,15 @@ describe('each check fails on a planted fault', () => {
       /AnalyzeRole: sns:Publish on arn:aws:sns:us-east-1:123456789012:koperator-audit-test-chat is ImplicitlyDenied/,
     ],
     [
+      'the analysis may not send its traces',
+      (t) => {
+        const doc = (props(t, 'AnalyzeRole').Policies as { PolicyDocument: { Statement: Props[] } }[])[0]!
+          .PolicyDocument;
+        doc.Statement = doc.Statement.filter((x) => x.Sid !== 'SendTraces');
+      },
+      /AnalyzeRole: xray:PutTraceSegments on \* is ImplicitlyDenied \(analyze: Lambda sends the function’s traces\)/,
+    ],
+    [
       'ingest may not read the logs',
       (t) => {
         const doc = (props(t, 'IngestRole').Policies as { PolicyDocument: { Statement: Props[] } }[])[0]!

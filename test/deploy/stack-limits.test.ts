@@ -9,6 +9,7 @@ import {
   longestValue,
   MAX_ENVIRONMENT_BYTES,
   retentionProblems,
+  tracingProblems,
   rolePolicyCharacters,
   templateLimitProblems,
   type ConcurrencyParams,
@@ -192,6 +193,19 @@ describe('retentionProblems', () => {
     ['0', '30', /^rawLogsRetentionDays must be a whole number of days/],
   ])('raw logs %s days, facts %s', (raw, facts, expected) => {
     const found = retentionProblems({ rawLogsRetentionDays: raw, factsRetentionDays: facts });
+    if (expected === null) expect(found).toEqual([]);
+    else expect(found).toEqual([expect.stringMatching(expected)]);
+  });
+});
+
+describe('tracingProblems', () => {
+  it.each<[string, RegExp | null]>([
+    ['Active', null],
+    ['PassThrough', null],
+    ['true', /^tracing must be Active or PassThrough \(Lambda's TracingConfig mode\), got "true"/],
+    ['active', /^tracing must be Active or PassThrough/],
+  ])('%s', (tracing, expected) => {
+    const found = tracingProblems({ tracing });
     if (expected === null) expect(found).toEqual([]);
     else expect(found).toEqual([expect.stringMatching(expected)]);
   });

@@ -84,6 +84,16 @@ describe('the alarms an operator watches', () => {
   });
 });
 
+describe('tracing', () => {
+  it('traces every function of the pipeline, ingest to publication, actively by default', () => {
+    const traced = ofType('AWS::Lambda::Function')
+      .filter(([, f]) => (f.Properties.TracingConfig as Json | undefined)?.Mode === 'Active')
+      .map(([, f]) => (f.Properties.FunctionName as string).replace(`${SERVICE}-`, ''))
+      .sort();
+    expect(traced).toEqual(['analyze', 'dispatchAnalysis', 'ingest', 'notifySlack', 'reportLink']);
+  });
+});
+
 describe('the dashboard', () => {
   const body = (): {
     widgets: Array<{ x: number; y: number; width: number; height: number; properties: Json }>;

@@ -201,6 +201,12 @@ export function implicitRequests(t: Template, r: Resolver): IamRequest[] {
     const why = 'Lambda writes the function log';
     out.push({ fn, action: 'logs:CreateLogStream', resource: stream, context: {}, why });
     out.push({ fn, action: 'logs:PutLogEvents', resource: stream, context: {}, why });
+    // With tracing on, Lambda sends the invocation's segments with the function's role. X-Ray's
+    // service authorization reference lists no resource type for these actions: `*`.
+    const tracing = t.Resources[id]!.Properties!.TracingConfig;
+    if (isObject(tracing) && (tracing.Mode === 'Active' || tracing.Mode === 'PassThrough'))
+      for (const action of ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'])
+        out.push({ fn, action, resource: '*', context: {}, why: 'Lambda sends the function’s traces' });
   }
   for (const res of Object.values(t.Resources)) {
     const p = res.Properties ?? {};
