@@ -261,6 +261,29 @@ export function isOrderOnlyPatch(patch: Patch): boolean {
   return spec.length > 0 && spec.every((k) => k.startsWith('$setElementOrder/'));
 }
 
+/**
+ * A re-ordering names no field (diffFields pairs list elements by key): each `$setElementOrder/…`
+ * under `spec` is reported as the list, `from` the order the patch sets (the desired one, by merge
+ * key), `to` the live order.
+ */
+export function orderFields(patch: Patch, current: unknown): FieldDiff[] {
+  const spec = patch.spec;
+  if (!isObject(spec)) return [];
+  const out: FieldDiff[] = [];
+  for (const [k, v] of Object.entries(spec)) {
+    if (!k.startsWith('$setElementOrder/') || !Array.isArray(v)) continue;
+    const list = k.slice('$setElementOrder/'.length);
+    const key = (e: unknown): unknown => (isObject(e) ? (Object.values(e)[0] ?? null) : e);
+    const live = getIn(current, ['spec', list]);
+    out.push({
+      path: `spec.${list}`,
+      from: v.map(key),
+      to: Array.isArray(live) ? live.map((e) => (isObject(e) && 'name' in e ? e.name : key(e))) : null,
+    });
+  }
+  return out;
+}
+
 // ---- Calculate, as objectmatcher v1.8.0 runs it on the two pods ----
 
 function withoutLastApplied(pod: JsonObject): JsonObject {

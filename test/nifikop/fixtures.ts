@@ -133,8 +133,6 @@ function defaulted(c: Container): Container {
  */
 export function live(desired: Pod): Pod {
   const p = clone(desired);
-  p.metadata!.name = POD_NAME;
-  p.metadata!.uid = 'a1b2c3d4-0000-4000-8000-000000000002';
   p.spec!.containers = p.spec!.containers.map(defaulted);
   if (p.spec!.initContainers) p.spec!.initContainers = p.spec!.initContainers.map(defaulted);
   p.spec!.volumes = [...(p.spec!.volumes ?? []), clone(TOKEN_VOLUME)];
@@ -153,12 +151,11 @@ export function live(desired: Pod): Pod {
       tolerationSeconds: 300,
     },
   ];
-  p.status = {
-    phase: 'Running',
-    podIP: '10.0.3.44',
-    conditions: [{ type: 'Ready', status: 'True' }],
+  return {
+    ...p,
+    metadata: { ...p.metadata, name: POD_NAME, uid: 'a1b2c3d4-0000-4000-8000-000000000002' },
+    status: { phase: 'Running', podIP: '10.0.3.44', conditions: [{ type: 'Ready', status: 'True' }] },
   };
-  return p;
 }
 
 /** The three states of a pod NiFiKop created from `created` and now wants as `desired`. */

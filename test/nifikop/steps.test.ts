@@ -171,6 +171,13 @@ describe('what each step did', () => {
     expect(d.orderOnly).toBe(true);
     expect(Object.keys(d.patch)).toEqual(['spec']);
     expect(Object.keys(d.patch.spec as object)).toEqual(['$setElementOrder/initContainers']);
+    expect(d.fields).toEqual([
+      {
+        path: 'spec.initContainers',
+        from: ['init-perms', 'istio-init', 'istio-proxy'],
+        to: ['istio-init', 'istio-proxy', 'init-perms'],
+      },
+    ]);
     const after = nifikopDecision(
       '1.15.0',
       states(WITH_USER_INIT, istio(live(WITH_USER_INIT), { native: true })),
