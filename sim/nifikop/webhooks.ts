@@ -1,9 +1,10 @@
 // The injectors NiFiKop's version steps are about, as mutating webhooks writing JSON patches the
 // way each really mutates a pod (lib/nifikop/README.md says which NiFiKop version copes with
 // which):
-//   - Istio's sidecar injector: `istio-init` first among the init containers; the proxy last
-//     among the containers, or (native sidecar) second among the init containers with
-//     restartPolicy Always; HTTP and TCP probes of the app containers rewritten to pilot-agent's
+//   - Istio's sidecar injector (pkg/kube/inject reorderPod): `istio-init` last among the init
+//     containers (Istio CNI: `istio-validation` first) and the proxy last among the containers;
+//     native sidecar: `istio-init`/`istio-validation`, then the proxy with restartPolicy Always,
+//     first among the init containers; HTTP and TCP probes of the app containers rewritten to pilot-agent's
 //     `/app-health/<container>/<livez|readyz>` on 15020 (exec probes left alone); the
 //     Prometheus annotations replaced by the merged-metrics ones; `istio.io/rev`,
 //     `sidecar.istio.io/status`, the mesh labels, its volumes.
@@ -77,7 +78,11 @@ function rewrittenProbe(probe: unknown, container: string, kind: 'livez' | 'read
   return p;
 }
 
-export function istioSidecar(opts: { native?: boolean } = {}): WebhookDef {
+function init0(opts: { cni?: boolean }): string {
+  return opts.cni ? 'istio-validation' : 'istio-init';
+}
+
+export function istioSidecar(opts: { native?: boolean; cni?: boolean } = {}): WebhookDef {
   return {
     configuration: 'istio-revision-tag-default',
     webhook: 'rev.namespace.sidecar-injector.istio.io',
@@ -99,7 +104,7 @@ export function istioSidecar(opts: { native?: boolean } = {}): WebhookDef {
           'prometheus.io/port': '15020',
           'prometheus.io/scrape': 'true',
           'sidecar.istio.io/status': JSON.stringify({
-            initContainers: opts.native ? ['istio-init', 'istio-proxy'] : ['istio-init'],
+            initContainers: opts.native ? [init0(opts), 'istio-proxy'] : [init0(opts)],
             containers: opts.native ? [] : ['istio-proxy'],
             volumes: ['istio-envoy', 'istio-data', 'istio-token', 'istiod-ca-cert'],
             revision: 'default',
@@ -117,19 +122,16 @@ export function istioSidecar(opts: { native?: boolean } = {}): WebhookDef {
         }
       });
       const init: JsonObject = {
-        name: 'istio-init',
+        name: opts.cni ? 'istio-validation' : 'istio-init',
         image: ISTIO_IMAGE,
         args: ['istio-iptables', '-p', '15001', '-z', '15006', '-u', '1337'],
         resources: ISTIO_RESOURCES,
       };
-      ops.push(
-        ...insert(
-          pod,
-          'initContainers',
-          opts.native ? [init, { ...istioProxy(), restartPolicy: 'Always' }] : [init],
-          0,
-        ),
-      );
+      if (opts.native) {
+        ops.push(...insert(pod, 'initContainers', [init, { ...istioProxy(), restartPolicy: 'Always' }], 0));
+      } else {
+        ops.push(...insert(pod, 'initContainers', [init], opts.cni ? 0 : 'end'));
+      }
       if (!opts.native) ops.push(...insert(pod, 'containers', [istioProxy()], 'end'));
       ops.push(
         ...insert(
@@ -258,16 +260,34 @@ function imageOps(pod: JsonObject, rewrite: (image: string) => string | null): O
   return ops;
 }
 
-/** Zarf's image transform: `<registry>/<path>:<tag>-zarf-<crc32>` (docker.io's host dropped). */
+function crc32(text: string): number {
+  let c = 0xffffffff;
+  for (const b of Buffer.from(text, 'utf8')) {
+    c ^= b;
+    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
+  }
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+/**
+ * Zarf's ImageTransformHost (src/pkg/transform/image.go): the reference normalised as Docker does
+ * (`nifi` is `docker.io/library/nifi`), moved to `<registry>/<path>:<tag>-zarf-<crc32 of the full
+ * name>`, or `<registry>/<path>@<digest>`; an image already on the registry is left alone.
+ */
 export function zarfImage(image: string, registry = '127.0.0.1:31999'): string | null {
   if (image.startsWith(`${registry}/`)) return null;
-  const ref = image.replace(/^docker\.io\//, '');
-  const colon = ref.lastIndexOf(':');
-  const [name, tag] =
-    colon > ref.lastIndexOf('/') ? [ref.slice(0, colon), ref.slice(colon + 1)] : [ref, 'latest'];
-  let crc = 0;
-  for (const ch of name) crc = (crc * 31 + ch.charCodeAt(0)) >>> 0;
-  return `${registry}/${name}:${tag}-zarf-${crc}`;
+  const [named, digest] = image.split('@');
+  const slash = named.indexOf('/');
+  const first = slash < 0 ? '' : named.slice(0, slash);
+  const hasHost = first.includes('.') || first.includes(':') || first === 'localhost';
+  const host = hasHost ? first : 'docker.io';
+  let rest = hasHost ? named.slice(slash + 1) : named;
+  const colon = rest.lastIndexOf(':');
+  const tag = digest === undefined && colon > rest.lastIndexOf('/') ? rest.slice(colon + 1) : 'latest';
+  if (colon > rest.lastIndexOf('/')) rest = rest.slice(0, colon);
+  const path = host === 'docker.io' && !rest.includes('/') ? `library/${rest}` : rest;
+  if (digest !== undefined) return `${registry}/${path}@${digest}`;
+  return `${registry}/${path}:${tag}-zarf-${crc32(`${host}/${path}`)}`;
 }
 
 export function zarfAgent(): WebhookDef {

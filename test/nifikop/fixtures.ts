@@ -212,12 +212,16 @@ function rewriteProbe(probe: Container['livenessProbe'], container: string, kind
 export interface IstioOptions {
   /** The proxy as a native sidecar: an init container with restartPolicy Always. */
   native?: boolean;
+  /** Istio CNI: `istio-validation` instead of `istio-init`. */
+  cni?: boolean;
 }
 
 /**
- * Istio's sidecar injector: `istio-init` (and, native, `istio-proxy`) moved first among the init
- * containers, the proxy container last otherwise; HTTP and TCP probes of the app containers
- * rewritten; Prometheus annotations replaced by the merged-metrics ones; `istio.io/rev`, the
+ * Istio's sidecar injector (pkg/kube/inject: reorderPod, applyRewrite, applyPrometheusMerge):
+ * native sidecar: `istio-init` (or `istio-validation`), then `istio-proxy`, then the pod's init
+ * containers; otherwise `istio-validation` first or `istio-init` last among the init containers and
+ * the proxy last among the containers. HTTP and TCP probes of the app containers rewritten to
+ * pilot-agent's; Prometheus annotations replaced by the merged-metrics ones; `istio.io/rev`, the
  * status annotation, the mesh labels, its volumes.
  */
 export function istio(pod: Pod, opts: IstioOptions = {}): Pod {
@@ -242,14 +246,11 @@ export function istio(pod: Pod, opts: IstioOptions = {}): Pod {
       readinessProbe: rewriteProbe(c.readinessProbe, c.name, 'readyz'),
     }));
     const userInits = p.spec!.initContainers ?? [];
+    const init = opts.cni ? { ...clone(ISTIO_INIT), name: 'istio-validation' } : clone(ISTIO_INIT);
     if (opts.native) {
-      p.spec!.initContainers = [
-        clone(ISTIO_INIT),
-        { ...clone(ISTIO_PROXY), restartPolicy: 'Always' },
-        ...userInits,
-      ];
+      p.spec!.initContainers = [init, { ...clone(ISTIO_PROXY), restartPolicy: 'Always' }, ...userInits];
     } else {
-      p.spec!.initContainers = [clone(ISTIO_INIT), ...userInits];
+      p.spec!.initContainers = opts.cni ? [init, ...userInits] : [...userInits, init];
       p.spec!.containers = [...p.spec!.containers, clone(ISTIO_PROXY)];
     }
     p.spec!.volumes = [...(p.spec!.volumes ?? []), ...clone(ISTIO_VOLUMES)];

@@ -115,12 +115,23 @@ describe('the simulated NiFiKop', () => {
     );
   });
 
-  it('Istio with a declared init container loops until 1.15 (order-only)', () => {
-    const cluster = { initContainers: [{ name: 'init-perms', image: 'busybox:1.36', command: ['true'] }] };
+  const INIT = { initContainers: [{ name: 'init-perms', image: 'busybox:1.36', command: ['true'] }] };
+
+  it.each([
+    ['native sidecar', { native: true }],
+    ['Istio CNI', { cni: true }],
+  ])('Istio (%s) with a declared init container loops until 1.15 (order-only)', (_name, istio) => {
     expect(
-      run('1.14.0', [istioSidecar({ native: true })], { cluster }).op.recreations.length,
+      run('1.14.0', [istioSidecar(istio)], { cluster: INIT }).op.recreations.length,
     ).toBeGreaterThanOrEqual(3);
-    expect(run('1.15.0', [istioSidecar({ native: true })], { cluster }).op.recreations).toEqual([]);
+    expect(run('1.15.0', [istioSidecar(istio)], { cluster: INIT }).op.recreations).toEqual([]);
+  });
+
+  it('Istio (istio-init last) with a declared init container is in sync from 1.12', () => {
+    expect(run('1.11.4', [istioSidecar()], { cluster: INIT }).op.recreations.length).toBeGreaterThanOrEqual(
+      3,
+    );
+    expect(run('1.12.0', [istioSidecar()], { cluster: INIT }).op.recreations).toEqual([]);
   });
 
   it('renders NiFiKop lines with time, logger and caller', () => {
@@ -130,10 +141,11 @@ describe('the simulated NiFiKop', () => {
     expect(line.logger).toBe('controllers.NifiCluster');
   });
 
-  it('Zarf image transform', () => {
+  it('Zarf image transform (ImageTransformHost)', () => {
     expect(zarfImage('apache/nifi:2.0.0')).toMatch(/^127\.0\.0\.1:31999\/apache\/nifi:2\.0\.0-zarf-\d+$/);
-    expect(zarfImage('docker.io/apache/nifi:2.0.0')).toMatch(
-      /^127\.0\.0\.1:31999\/apache\/nifi:2\.0\.0-zarf-\d+$/,
-    );
+    expect(zarfImage('docker.io/apache/nifi:2.0.0')).toBe(zarfImage('apache/nifi:2.0.0'));
+    expect(zarfImage('nifi')).toMatch(/^127\.0\.0\.1:31999\/library\/nifi:latest-zarf-\d+$/);
+    expect(zarfImage('apache/nifi@sha256:abc')).toBe('127.0.0.1:31999/apache/nifi@sha256:abc');
+    expect(zarfImage('127.0.0.1:31999/apache/nifi:2.0.0-zarf-1')).toBeNull();
   });
 });

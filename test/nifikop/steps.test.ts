@@ -62,16 +62,22 @@ const TABLE: Row[] = [
     states(DESIRED, istio(LIVE, { native: true })),
     [true, false, false, false],
   ],
-  // The injected init containers go first, the desired one after: the merged desired list
-  // (desired first, then the live extras) is in another order, so the patch is order-only.
+  // Native sidecar (and Istio CNI's istio-validation) go first, the declared init container
+  // after: the merged desired list (desired first, then the live extras) is in another order, so
+  // the patch is order-only. Without CNI, istio-init goes last: the same order as the merge.
   [
     'Istio native sidecar before a declared init container',
     states(WITH_USER_INIT, istio(live(WITH_USER_INIT), { native: true })),
     [true, true, true, false],
   ],
   [
-    'Istio sidecar container before a declared init container',
+    'Istio sidecar container, istio-init after a declared init container',
     states(WITH_USER_INIT, istio(live(WITH_USER_INIT))),
+    [true, false, false, false],
+  ],
+  [
+    'Istio CNI: istio-validation before a declared init container',
+    states(WITH_USER_INIT, istio(live(WITH_USER_INIT), { cni: true })),
     [true, true, true, false],
   ],
   // PR #476 undoes only the liveness rewrite: an HTTP readiness probe stays rewritten.
