@@ -9,7 +9,8 @@
 //     Prometheus annotations replaced by the merged-metrics ones; `istio.io/rev`,
 //     `sidecar.istio.io/status`, the mesh labels, its volumes.
 //   - Linkerd's proxy injector (no CNI): its annotations and labels, `linkerd-proxy` first among
-//     the containers (since stable-2.11), `linkerd-init` first among the init containers, volumes.
+//     the containers (since stable-2.11, linkerd/linkerd2 #7122), `linkerd-init` last among the
+//     init containers (#7999: the PR to put it first was closed), volumes.
 //   - Zarf's agent: every image moved to its registry with a `-zarf-<crc32>` tag suffix, and the
 //     `zarf-agent: patched` label.
 //   - a registry mirror policy (Kyverno-style): every image moved to a private mirror.
@@ -217,7 +218,7 @@ export function linkerdProxy(): WebhookDef {
               volumeMounts: [{ name: 'linkerd-proxy-init-xtables-lock', mountPath: '/run' }],
             },
           ],
-          0,
+          'end',
         ),
         ...insert(
           pod,

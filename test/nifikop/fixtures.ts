@@ -282,7 +282,8 @@ const LINKERD_INIT: Container = {
 
 /**
  * Linkerd's proxy injector (no CNI): annotations and labels, `linkerd-proxy` first among the
- * containers (since stable-2.11), `linkerd-init` first among the init containers, its volumes.
+ * containers (since stable-2.11, linkerd/linkerd2 #7122), `linkerd-init` last among the init
+ * containers (linkerd/linkerd2 #7999: PR #8034 to put it first was closed), its volumes.
  */
 export function linkerd(pod: Pod): Pod {
   return edit(pod, (p) => {
@@ -299,7 +300,7 @@ export function linkerd(pod: Pod): Pod {
       'linkerd.io/workload-ns': 'nifi',
     };
     p.spec!.containers = [clone(LINKERD_PROXY), ...p.spec!.containers];
-    p.spec!.initContainers = [clone(LINKERD_INIT), ...(p.spec!.initContainers ?? [])];
+    p.spec!.initContainers = [...(p.spec!.initContainers ?? []), clone(LINKERD_INIT)];
     p.spec!.volumes = [
       ...(p.spec!.volumes ?? []),
       { name: 'linkerd-proxy-init-xtables-lock', emptyDir: {} },
