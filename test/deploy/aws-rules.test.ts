@@ -149,7 +149,7 @@ async function principalRequests(p: Packaged, t: Template): Promise<IamRequest[]
   return [
     ...calls.flatMap((c) => requestsForCall(c, translate, r.d, {})),
     ...firehoseRequests(t, r, bucketKeyOf(p, t)),
-    ...subscriptionRequests(t, r),
+    ...subscriptionRequests(t, r, calls),
   ];
 }
 
@@ -210,12 +210,26 @@ describe.each(PARAMETER_SETS.map((s) => [s.name]))('parameter set: %s', (name) =
     const t = effectiveTemplate(p.template);
     const verdict = await principalVerdict(p, t);
     expect(verdict.denied).toEqual([]);
-    // With clusters listed: log groups created, Firehose writes, CloudWatch Logs puts.
+    // With clusters listed: each log group created, described, subscribed (passing the role)
+    // and unsubscribed, Firehose writes, CloudWatch Logs puts.
     const clusters = (p.set.params.eksClusters ?? '').split(',').filter(Boolean).length;
-    expect(verdict.evaluated).toBeGreaterThanOrEqual(clusters > 0 ? clusters + 8 : 0);
-    // Each stream's delivery error log is among them (CloudWatchLoggingOptions on).
-    const logged = (await principalRequests(p, t)).filter((q) => q.action === 'logs:PutLogEvents');
-    expect(logged).toHaveLength(clusters);
+    expect(verdict.evaluated).toBeGreaterThanOrEqual(clusters > 0 ? 5 * clusters + 8 : 0);
+    const requests = await principalRequests(p, t);
+    const actions = new Set(requests.map((q) => q.action));
+    if (clusters > 0)
+      for (const a of [
+        'logs:CreateLogGroup',
+        'logs:PutRetentionPolicy',
+        'logs:DescribeSubscriptionFilters',
+        'logs:PutSubscriptionFilter',
+        'logs:DeleteSubscriptionFilter',
+        'iam:PassRole',
+        'firehose:PutRecordBatch',
+      ])
+        expect([a, actions.has(a)]).toEqual([a, true]);
+    // The one stream's delivery error log is among them (CloudWatchLoggingOptions on).
+    const logged = requests.filter((q) => q.action === 'logs:PutLogEvents');
+    expect(logged).toHaveLength(clusters > 0 ? 1 : 0);
   });
 
   it('grants every key the bucket layout builds to the functions that use it', async () => {
@@ -448,15 +462,52 @@ describe('each check fails on a planted fault', () => {
     )[0]!.PolicyDocument.Statement.find((x) => x.Sid === sid)!;
   it.each<[string, string, (t: Template) => void, RegExp]>([
     [
-      'the custom resource may create only the bare log-group ARN (blocker 1)',
+      'the custom resource may act only on the bare log-group ARN (blocker 1)',
       'EKS, 2 clusters',
       (t) => {
-        const s = statementOf(t, 'EksLogGroupsRole', 'CreateMissingEksLogGroups');
-        s.Resource = (s.Resource as { 'Fn::Sub': string }[]).map((x) => ({
-          'Fn::Sub': x['Fn::Sub'].replace(/:\*$/, ''),
-        }));
+        const s = statementOf(t, 'EksLogGroupsRole', 'PrepareAndSubscribeEksLogGroups');
+        const sub = s.Resource as { 'Fn::Sub': string };
+        sub['Fn::Sub'] = sub['Fn::Sub'].replace(/:\*$/, '');
       },
       /EksLogGroupsRole: logs:CreateLogGroup on arn:aws:logs:us-east-1:123456789012:log-group:\/aws\/eks\/prod-eu\/cluster:log-stream: is ImplicitlyDenied \(eksLogGroups: CloudWatchLogs CreateLogGroup\)/,
+    ],
+    [
+      'the custom resource may not pass the CloudWatch Logs role (PutSubscriptionFilter needs iam:PassRole)',
+      'EKS, 2 clusters',
+      (t) => {
+        const doc = (
+          props(t, 'EksLogGroupsRole').Policies as { PolicyDocument: { Statement: Props[] } }[]
+        )[0]!.PolicyDocument;
+        doc.Statement = doc.Statement.filter((x) => x.Sid !== 'PassLogsRole');
+      },
+      /EksLogGroupsRole: iam:PassRole on arn:aws:iam::123456789012:role\/\S*EksLogsRole\S* with \{"iam:PassedToService":"logs.amazonaws.com"\} is ImplicitlyDenied \(eksLogGroups: CloudWatchLogs PutSubscriptionFilter: passes its role\)/,
+    ],
+    [
+      'the custom resource may pass the role to another service only',
+      'EKS, 2 clusters',
+      (t) => {
+        const s = statementOf(t, 'EksLogGroupsRole', 'PassLogsRole');
+        s.Condition = { StringEquals: { 'iam:PassedToService': 'firehose.amazonaws.com' } };
+      },
+      /EksLogGroupsRole: iam:PassRole on \S+ with \{"iam:PassedToService":"logs.amazonaws.com"\} is ImplicitlyDenied/,
+    ],
+    [
+      'the custom resource may not look for free filter slots',
+      'EKS, a fleet of 200',
+      (t) => {
+        const s = statementOf(t, 'EksLogGroupsRole', 'PrepareAndSubscribeEksLogGroups');
+        s.Action = (s.Action as string[]).filter((a) => a !== 'logs:DescribeSubscriptionFilters');
+      },
+      /EksLogGroupsRole: logs:DescribeSubscriptionFilters on arn:aws:logs:us-east-1:123456789012:log-group:\/aws\/eks\/eks-eu-west-1-team-kafka-0199\/cluster:log-stream: is ImplicitlyDenied/,
+    ],
+    [
+      'the custom resource may not take back a filter (update, delete)',
+      'EKS, 2 clusters',
+      (t) => {
+        const s = statementOf(t, 'EksLogGroupsRole', 'PrepareAndSubscribeEksLogGroups');
+        s.Action = (s.Action as string[]).filter((a) => a !== 'logs:DeleteSubscriptionFilter');
+      },
+      /EksLogGroupsRole: logs:DeleteSubscriptionFilter on arn:aws:logs:us-east-1:123456789012:log-group:\/aws\/eks\/prod_us\/cluster:log-stream: is ImplicitlyDenied/,
     ],
     [
       'Firehose may not write failed records',
@@ -465,7 +516,7 @@ describe('each check fails on a planted fault', () => {
         const s = statementOf(t, 'EksFirehoseRole', 'WriteClusterLogs');
         s.Resource = (s.Resource as Json[]).slice(0, -1);
       },
-      /EksFirehoseRole: s3:PutObject on arn:aws:s3:::koperator-audit-test-\w+\/firehose-errors\/prod-eu\/processing-failed\/\S+ is ImplicitlyDenied/,
+      /EksFirehoseRole: s3:PutObject on arn:aws:s3:::koperator-audit-test-\w+\/firehose-errors\/_eks\/processing-failed\/\S+ is ImplicitlyDenied/,
     ],
     [
       'Firehose may not use the bucket’s key',
@@ -487,14 +538,15 @@ describe('each check fails on a planted fault', () => {
       /EksFirehoseRole: logs:PutLogEvents on arn:aws:logs:us-east-1:123456789012:log-group:\/aws\/kinesisfirehose\/koperator-audit-test-eks:log-stream:S3Delivery is ImplicitlyDenied/,
     ],
     [
-      'CloudWatch Logs may put into one stream only',
+      'CloudWatch Logs may put into another stream only',
       'EKS, 2 clusters',
       (t) => {
-        const s = statementOf(t, 'EksLogsRole', 'PutIntoDeliveryStreams');
-        const sub = s.Resource as { 'Fn::Sub': string };
-        sub['Fn::Sub'] = sub['Fn::Sub'].replace(/\*$/, 'prod-eu');
+        const s = statementOf(t, 'EksLogsRole', 'PutIntoDeliveryStream');
+        s.Resource = {
+          'Fn::Sub': 'arn:${AWS::Partition}:firehose:${AWS::Region}:${AWS::AccountId}:deliverystream/other',
+        };
       },
-      /EksLogsRole: firehose:PutRecord on arn:aws:firehose:us-east-1:123456789012:deliverystream\/koperator-audit-test-prod_us is ImplicitlyDenied/,
+      /EksLogsRole: firehose:PutRecordBatch on arn:aws:firehose:us-east-1:123456789012:deliverystream\/koperator-audit-test-eks is ImplicitlyDenied \(CloudWatch Logs delivers \/aws\/eks\/prod-eu\/cluster \(put by eksLogGroups\)\)/,
     ],
   ])('IAM of other principals: %s', async (_, setName, plant, expected) => {
     const p = packaged.find((x) => x.set.name === setName)!;

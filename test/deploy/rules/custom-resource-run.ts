@@ -1,9 +1,16 @@
 // The calls each custom resource of a template makes, recorded by running its own code
 // (lib/aws) on the properties the template gives it, against a client that answers every
-// call: what the IAM check then evaluates with the custom resource function's role. Half
-// the log groups already exist, so both outcomes of each call are recorded. Test-only.
+// call: what the IAM check then evaluates with the custom resource function's role. Its
+// whole life is played: a create (every second log group already exists, so both outcomes
+// of CreateLogGroup are recorded, and the retention is put on the created ones), an update
+// that drops a cluster (its filter deleted), and the delete. Test-only.
 import { ResourceAlreadyExistsException } from '@aws-sdk/client-cloudwatch-logs';
-import { ensureLogGroups, logGroupNamesOf } from '../../../lib/aws/log-groups';
+import {
+  applySubscriptions,
+  removeSubscriptions,
+  subscriptionSpecOf,
+  type RetryOptions,
+} from '../../../lib/aws/log-groups';
 import type { RawCall } from './call-recorder';
 import { functionKeys } from './iam-requests';
 import type { Resolver } from './resolve';
@@ -37,10 +44,19 @@ function recordingLogsClient(fn: string, calls: RawCall[]): { send: (c: Sent) =>
 }
 
 /** How each custom resource type's function is driven: its code on the resolved properties. */
+const noWait: RetryOptions = { propagationMs: 0, sleep: async () => {}, now: () => 0, deadline: Infinity };
+
 const DRIVERS: Record<string, (fn: string, props: Record<string, unknown>) => Promise<RawCall[]>> = {
-  'Custom::EksLogGroups': async (fn, props) => {
+  'Custom::EksSubscriptions': async (fn, props) => {
     const calls: RawCall[] = [];
-    await ensureLogGroups(recordingLogsClient(fn, calls) as never, logGroupNamesOf(props));
+    const logs = recordingLogsClient(fn, calls) as never;
+    const spec = subscriptionSpecOf(props);
+    await applySubscriptions(logs, spec, null, noWait, { undoOnFailure: true });
+    // An update that drops the last cluster, then the delete.
+    const fewer = { ...spec, logGroupNames: spec.logGroupNames.slice(0, -1) };
+    if (fewer.logGroupNames.length > 0)
+      await applySubscriptions(logs, fewer, spec, noWait, { undoOnFailure: false });
+    await removeSubscriptions(logs, spec);
     return calls;
   },
 };
