@@ -45,6 +45,8 @@ module.exports = async ({ resolveVariable }) => {
     kmsCondition: 'UseKms',
     kmsKeyArn: await param('kmsKeyArn'),
     logGroupsFunction: 'EksLogGroupsLambdaFunction',
+    statePrefix: await param('statePrefix'),
+    bucketPolicyCondition: 'PolicyOnExistingBucket',
     // The streams' delivery error log is kept as long as the functions' logs.
     errorLogRetentionDays: Number(await param('logRetentionDays')),
     // The EKS log groups the custom resource creates (never those that exist already).

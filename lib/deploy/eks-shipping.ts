@@ -51,6 +51,10 @@ export interface EksShippingInput {
   logGroupsFunction: string;
   /** Days the streams' delivery error log is kept (one of CloudWatch Logs' retention values). */
   errorLogRetentionDays: number;
+  /** The state prefix, under which the ExistingBucketPolicy custom resource saves the bucket's policy. */
+  statePrefix: string;
+  /** Condition name under which the same function keeps an existing bucket's policy (infra/storage.yml). */
+  bucketPolicyCondition: string;
   /** Days the EKS log groups the custom resource creates are kept (one of CloudWatch Logs' retention values); never set on existing ones. */
   logGroupRetentionDays: number;
 }
@@ -453,6 +457,57 @@ function logGroupsRole(inp: EksShippingInput): Cfn {
       ],
     },
   ];
+  const noValue = { Ref: 'AWS::NoValue' };
+  const bucketArn = sub('arn:${AWS::Partition}:s3:::${B}', { B: inp.bucket });
+  // The ExistingBucketPolicy custom resource (existingBucketPolicy=true): the bucket's policy,
+  // and its saved copy under the state prefix (lib/aws/bucket-policy.ts).
+  statements.push(
+    {
+      'Fn::If': [
+        inp.bucketPolicyCondition,
+        {
+          Sid: 'KeepExistingBucketPolicy',
+          Effect: 'Allow',
+          // ListBucket: a missing saved copy is then a 404, not a 403.
+          Action: ['s3:GetBucketPolicy', 's3:PutBucketPolicy', 's3:DeleteBucketPolicy', 's3:ListBucket'],
+          Resource: bucketArn,
+        },
+        noValue,
+      ],
+    },
+    {
+      'Fn::If': [
+        inp.bucketPolicyCondition,
+        {
+          Sid: 'SaveExistingBucketPolicy',
+          Effect: 'Allow',
+          Action: ['s3:GetObject', 's3:PutObject'],
+          Resource: sub(`arn:\${AWS::Partition}:s3:::\${B}/${inp.statePrefix}existing-bucket-policy/*`, {
+            B: inp.bucket,
+          }),
+        },
+        noValue,
+      ],
+    },
+    {
+      'Fn::If': [
+        inp.bucketPolicyCondition,
+        {
+          'Fn::If': [
+            inp.kmsCondition,
+            {
+              Sid: 'SavedPolicyKey',
+              Effect: 'Allow',
+              Action: ['kms:GenerateDataKey', 'kms:Decrypt'],
+              Resource: inp.kmsKeyArn,
+            },
+            noValue,
+          ],
+        },
+        noValue,
+      ],
+    },
+  );
   if (inp.clusters.length > 0)
     statements.push(
       {
@@ -486,7 +541,7 @@ function logGroupsRole(inp: EksShippingInput): Cfn {
     Type: 'AWS::IAM::Role',
     Properties: {
       Description:
-        'koperator-audit eksLogGroups - prepares and subscribes listed EKS clusters\u2019 log groups',
+        'koperator-audit eksLogGroups - prepares and subscribes listed EKS clusters\u2019 log groups, keeps an existing bucket\u2019s policy',
       AssumeRolePolicyDocument: {
         Version: '2012-10-17',
         Statement: [

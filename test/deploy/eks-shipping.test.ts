@@ -27,6 +27,8 @@ function input(clusters: string, extra: Partial<EksShippingInput> = {}): EksShip
     kmsCondition: 'UseKms',
     kmsKeyArn: '',
     logGroupsFunction: 'EksLogGroupsLambdaFunction',
+    statePrefix: 'state/',
+    bucketPolicyCondition: 'PolicyOnExistingBucket',
     errorLogRetentionDays: 30,
     logGroupRetentionDays: 14,
     ...extra,

@@ -468,16 +468,20 @@ describe('osls package (offline)', () => {
     },
   );
 
-  it('keeps the logs bucket, and an existing bucket’s policy, when the stack is removed or replaces them', () => {
+  it('keeps the logs bucket when the stack is removed or replaces it, and puts an existing bucket’s own policy back', () => {
     // The bucket is deleted only by the rollback of the deploy that created it (empty then), so that a retry can create it again.
     expect(res('LogsBucket')).toMatchObject({
       DeletionPolicy: 'RetainExceptOnCreate',
       UpdateReplacePolicy: 'Retain',
     });
-    expect(res('ExistingBucketPolicy')).toMatchObject({
-      DeletionPolicy: 'Retain',
-      UpdateReplacePolicy: 'Retain',
+    // Deleting the custom resource (removal, rollback) puts the policy saved at create back (lib/aws/bucket-policy.ts).
+    const policy = res('ExistingBucketPolicy') as Resource & { DeletionPolicy?: string };
+    expect(policy).toMatchObject({
+      Type: 'Custom::ExistingBucketPolicy',
+      Condition: 'PolicyOnExistingBucket',
     });
+    expect(policy.DeletionPolicy).toBeUndefined();
+    expect(policy.Properties.SavedPolicyKey).toBe('state/existing-bucket-policy/koperator-audit-test.json');
   });
 
   it('leaves an existing bucket’s policy alone unless asked (existingBucketPolicy=true)', () => {

@@ -154,6 +154,8 @@ describe('templateLimitProblems', () => {
       kmsCondition: 'UseKms',
       kmsKeyArn: '',
       logGroupsFunction: 'EksLogGroupsLambdaFunction',
+      statePrefix: 'state/',
+      bucketPolicyCondition: 'PolicyOnExistingBucket',
       errorLogRetentionDays: 30,
       logGroupRetentionDays: 30,
     }) as unknown as LimitsTemplate;

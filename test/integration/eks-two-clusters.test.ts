@@ -58,6 +58,8 @@ describe('two EKS clusters onboarded by one parameter (fauxqs)', () => {
     kmsCondition: 'UseKms',
     kmsKeyArn: '',
     logGroupsFunction: 'EksLogGroupsLambdaFunction',
+    statePrefix: 'state/',
+    bucketPolicyCondition: 'PolicyOnExistingBucket',
     errorLogRetentionDays: 30,
     logGroupRetentionDays: 30,
   });

@@ -39,6 +39,8 @@ const S3_BUCKET_ACTIONS: Record<string, string> = {
   ListObjects: 's3:ListBucket',
   GetBucketEncryption: 's3:GetEncryptionConfiguration',
   GetBucketPolicy: 's3:GetBucketPolicy',
+  PutBucketPolicy: 's3:PutBucketPolicy',
+  DeleteBucketPolicy: 's3:DeleteBucketPolicy',
   GetPublicAccessBlock: 's3:GetBucketPublicAccessBlock',
   GetBucketLifecycleConfiguration: 's3:GetLifecycleConfiguration',
 };

@@ -78,10 +78,16 @@ export const PARAMETER_SETS: readonly ParameterSet[] = [
     stage: 'test',
     params: { eksClusters: EKS_TWO, kmsKeyArn: KMS_KEY, slackWebhookKmsKeyArn: WEBHOOK_KEY },
   },
+  // The stack keeps the existing bucket's policy too (existingBucketPolicy=true), under its key.
   {
     name: 'EKS on an existing bucket',
     stage: 'test',
-    params: { eksClusters: EKS_TWO, existingBucketName: 'acme-eks-audit-logs' },
+    params: {
+      eksClusters: EKS_TWO,
+      existingBucketName: 'acme-eks-audit-logs',
+      existingBucketPolicy: 'true',
+      kmsKeyArn: KMS_KEY,
+    },
   },
 ];
 
