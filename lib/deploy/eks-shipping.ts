@@ -178,7 +178,7 @@ function firehoseRole(inp: EksShippingInput): Cfn {
   };
 }
 
-function logsRole(inp: EksShippingInput): Cfn {
+function logsRole(): Cfn {
   return {
     Type: 'AWS::IAM::Role',
     Properties: {
@@ -566,7 +566,7 @@ export function eksShippingTemplate(inp: EksShippingInput): EksShippingTemplate 
   const Outputs: Record<string, Cfn> = {};
   if (inp.clusters.length === 0) return { Resources, Outputs };
   Resources.EksFirehoseRole = firehoseRole(inp);
-  Resources.EksLogsRole = logsRole(inp);
+  Resources.EksLogsRole = logsRole();
   Object.assign(Resources, deliveryErrorResources(inp));
   Resources.EksDeliveryStream = deliveryStream(inp);
   Resources.EksSubscriptions = subscriptions(inp);
