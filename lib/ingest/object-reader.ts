@@ -568,13 +568,24 @@ export class ObjectReader implements FrameSink, DecompressEvents {
     this.stats.newestEventAt = laterTime(this.stats.newestEventAt, t);
   }
 
-  /** The newest time of each log group (IngestStats.newestByLogGroup); whole seconds compare as text first. */
+  /**
+   * The newest time of each log group (IngestStats.newestByLogGroup). Whole seconds compare
+   * as text, and so do times of one length (one writer's format): only a new second, or
+   * fractions of different lengths, are parsed, so the CloudWatch path costs no parse per event.
+   */
   private noteGroupTime(group: string, t: string): void {
     const by = (this.stats.newestByLogGroup ??= {});
     const cur = by[group];
-    if (cur !== undefined && t.slice(0, 19) < cur.slice(0, 19)) return;
-    if (Number.isNaN(Date.parse(t))) return;
-    by[group] = cur === undefined ? t : laterTime(cur, t)!;
+    if (cur === undefined) {
+      if (!Number.isNaN(Date.parse(t))) by[group] = t;
+      return;
+    }
+    const cand = t.slice(0, 19);
+    const head = cur.slice(0, 19);
+    if (cand < head || t === cur) return;
+    if (cand > head) {
+      if (!Number.isNaN(Date.parse(t))) by[group] = t;
+    } else if (t.length === cur.length ? t > cur : laterTime(cur, t) === t) by[group] = t;
   }
 
   /** noteTime for an event dropped unparsed, from its bytes [start, end) (plain JSON only). */
