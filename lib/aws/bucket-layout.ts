@@ -1,10 +1,11 @@
 // The key layout of the deployment's bucket, the one place that builds and parses its keys:
 //
 //   <logs>/<cluster>/...                                      raw logs, as shipped
-//   <logs>/<cluster>/audit/firehose/...                       an EKS cluster's audit log, by its own stream
+//   <logs>/<cluster>/audit/firehose/...                       an EKS cluster's audit log, by a stream of its own
+//                                                             (set up by hand, or by earlier versions of the stack)
 //   <logs>/_eks/...                                           the stack's EKS fleet, by ONE shared stream:
 //                                                             each record's log group names its cluster
-//   firehose-errors/<cluster>/...                             what Firehose could not deliver
+//   firehose-errors/<cluster>/...                             what such a stream could not deliver
 //   firehose-errors/_eks/...                                  ...for the shared stream
 //   <facts>/cluster=<c>/hour=<yyyy-MM-dd-HH>/<d>.jsonl.gz     facts, one object per (source, hour)
 //   <reports>/cluster=<c>/<run time>.json (and .html)         one analysis report per run
@@ -102,16 +103,6 @@ export function clusterOfEksLogGroup(logGroup: string): string | null {
 /** True for a key the shared EKS stream wrote: its records name their clusters, the key does not. */
 export function isEksFleetKey(key: string, logsPrefix: string): boolean {
   return key.startsWith(eksFleetDeliveryPrefix({ logsPrefix: normalisePrefix(logsPrefix) }));
-}
-
-/** Where an EKS cluster's delivery stream writes its audit log. */
-export function eksDeliveryPrefix(layout: Pick<BucketLayout, 'logsPrefix'>, cluster: string): string {
-  return `${clusterLogsPrefix(layout, cluster)}audit/firehose/`;
-}
-
-/** Where an EKS cluster's delivery stream writes what it could not deliver. */
-export function eksErrorsPrefix(cluster: string): string {
-  return `${FIREHOSE_ERRORS_PREFIX}${cluster}/`;
 }
 
 /**
