@@ -192,11 +192,13 @@ describe('osls package (offline)', () => {
     expect(env.EVENT_BUS).toEqual({ 'Fn::If': ['UseEventBridge', 'default', ''] });
   });
 
-  it('applies a TLS-only policy to an existing bucket and has ingest check the rest', () => {
+  it('adds a TLS-only statement to an existing bucket’s policy when asked, and has ingest check the rest', () => {
     const policy = res('ExistingBucketPolicy');
     expect(policy.Condition).toBe('PolicyOnExistingBucket');
     expect(text(template.Conditions.PolicyOnExistingBucket)).toContain('CreateBucket');
-    const deny = (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement[0]!;
+    // The custom resource adds it to the bucket's own statements (lib/aws/bucket-policy.ts).
+    expect(policy.Properties.ServiceToken).toEqual({ 'Fn::GetAtt': ['EksLogGroupsLambdaFunction', 'Arn'] });
+    const deny = policy.Properties.Statement as Statement;
     expect(deny).toMatchObject({
       Effect: 'Deny',
       Action: 's3:*',
