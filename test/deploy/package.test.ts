@@ -200,11 +200,13 @@ describe('osls package (offline)', () => {
     expect(env.EVENT_BUS).toEqual({ 'Fn::If': ['UseEventBridge', 'default', ''] });
   });
 
-  it('applies a TLS-only policy to an existing bucket and has ingest check the rest', () => {
+  it('adds a TLS-only statement to an existing bucket’s policy when asked, and has ingest check the rest', () => {
     const policy = res('ExistingBucketPolicy');
     expect(policy.Condition).toBe('PolicyOnExistingBucket');
     expect(text(template.Conditions.PolicyOnExistingBucket)).toContain('CreateBucket');
-    const deny = (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement[0]!;
+    // The custom resource adds it to the bucket's own statements (lib/aws/bucket-policy.ts).
+    expect(policy.Properties.ServiceToken).toEqual({ 'Fn::GetAtt': ['EksLogGroupsLambdaFunction', 'Arn'] });
+    const deny = policy.Properties.Statement as Statement;
     expect(deny).toMatchObject({
       Effect: 'Deny',
       Action: 's3:*',
@@ -494,16 +496,20 @@ describe('osls package (offline)', () => {
     },
   );
 
-  it('keeps the logs bucket, and an existing bucket’s policy, when the stack is removed or replaces them', () => {
+  it('keeps the logs bucket when the stack is removed or replaces it, and puts an existing bucket’s own policy back', () => {
     // The bucket is deleted only by the rollback of the deploy that created it (empty then), so that a retry can create it again.
     expect(res('LogsBucket')).toMatchObject({
       DeletionPolicy: 'RetainExceptOnCreate',
       UpdateReplacePolicy: 'Retain',
     });
-    expect(res('ExistingBucketPolicy')).toMatchObject({
-      DeletionPolicy: 'Retain',
-      UpdateReplacePolicy: 'Retain',
+    // Deleting the custom resource (removal, rollback) puts the policy saved at create back (lib/aws/bucket-policy.ts).
+    const policy = res('ExistingBucketPolicy') as Resource & { DeletionPolicy?: string };
+    expect(policy).toMatchObject({
+      Type: 'Custom::ExistingBucketPolicy',
+      Condition: 'PolicyOnExistingBucket',
     });
+    expect(policy.DeletionPolicy).toBeUndefined();
+    expect(policy.Properties.SavedPolicyKey).toBe('state/existing-bucket-policy/koperator-audit-test.json');
   });
 
   it('leaves an existing bucket’s policy alone unless asked (existingBucketPolicy=true)', () => {
