@@ -4,7 +4,7 @@
 // modified = the last-applied annotation as koperator's own marshalling writes it.
 import { diffFields } from '../k8s/field-diff';
 import { decodeLastApplied, LAST_APPLIED_ANNOTATION } from '../k8s/last-applied';
-import type { FieldDiff } from '../koperator/pod-diff';
+import type { FieldDiff } from '../k8s/diff-decision';
 import { intentDecision, lastAppliedConfiguration, threeWayDecision } from '../koperator/pod-diff';
 import { annotationForm, describeForm, type AnnotationForm } from './annotation-form';
 import { attributeIntent, attributeRevert, type DiffCause, type ExplainedField } from './attribute';
