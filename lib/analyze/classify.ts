@@ -5,9 +5,10 @@
 import { DOWNSCALE_EVIDENCE } from './removal';
 import type { FieldChange, Recreation } from '../model/findings';
 import type { Classification } from '../model/findings';
-import { intentDecision, threeWayDecision, type DiffDecision } from '../koperator/pod-diff';
-import { brokerConfigMapName } from '../koperator/naming';
-import { isTaintMessage, MSG } from '../koperator/log-messages';
+import type { DiffDecision } from '../k8s/diff-decision';
+import { KOPERATOR } from '../koperator/profile';
+import { analysisOf, beforeAndAfterFix } from '../operators/analysis-registry';
+import { logRoleOf } from '../operators/registry';
 import type { AnalysisOptions } from './options';
 import { attributeField } from './attribution';
 import { DEFAULT_ENV_ALLOWLIST, redactField } from './redact';
@@ -17,6 +18,12 @@ import { firstReadyAt } from './readiness';
 import { compareTimes, secondsBetween } from './time';
 import type { ClusterFacts, Incarnation } from './timeline';
 import { actorOf } from '../k8s/actor';
+
+// The operator replayed: koperator, the only profile so far (lib/operators/). Its identity
+// (config object's name) and its steps before the fix and at the fix, whose decisions make
+// `wouldRestart`.
+const OPERATOR = KOPERATOR;
+const { before: BEFORE_FIX, fixed: FIXED } = beforeAndAfterFix(analysisOf(OPERATOR.id));
 
 /** How far before a deletion an operator line or a cause may lie and still explain it. */
 const CAUSE_WINDOW_SECONDS = 120;
@@ -41,8 +48,8 @@ export function classifyDeletion(
   let three: DiffDecision | null = null;
   let intent: DiffDecision | null = null;
   if (known) {
-    three = threeWayDecision(states.original, states.modified, states.current);
-    intent = intentDecision(states.original, states.modified);
+    three = BEFORE_FIX.decide(states.original, states.modified, states.current);
+    intent = FIXED.decide(states.original, states.modified, states.current);
   }
   const wouldRestart = three && intent ? sharedVerdict(three.changed, intent.changed) : null;
 
@@ -149,7 +156,7 @@ export function uniqueInOrder(a: string[], b: string[]): string[] {
 }
 
 function taintEvidence(inc: Incarnation, states: PodStates, opts: AnalysisOptions): string | null {
-  const line = linesBefore(inc).find((l) => isTaintMessage(l.msg));
+  const line = linesBefore(inc).find((l) => logRoleOf(l.msg) === 'taintedDeleting');
   if (line) return `operator: "${line.msg}" at ${line.at} (${line.src.source}:${line.src.line})`;
   const selector = opts.taintedBrokersSelector;
   const labels = isObject(states.current?.metadata) ? states.current.metadata.labels : undefined;
@@ -162,7 +169,7 @@ function taintEvidence(inc: Incarnation, states: PodStates, opts: AnalysisOption
 }
 
 function terminationEvidence(inc: Incarnation): string | null {
-  const line = linesBefore(inc).find((l) => l.msg === MSG.terminatedContainer);
+  const line = linesBefore(inc).find((l) => logRoleOf(l.msg) === 'terminatedContainer');
   if (line) {
     const f = line.fields;
     return `operator: terminated container ${String(f.containerName ?? '?')} (${String(f.reason ?? '?')}, exit ${String(f.exitCode ?? '?')}) at ${line.at}`;
@@ -192,7 +199,7 @@ function terminationEvidence(inc: Incarnation): string | null {
 
 function configChangeEvidence(inc: Incarnation, tl: ClusterFacts): string | null {
   const broker = inc.broker!;
-  const cmName = brokerConfigMapName(broker.kafkaCluster, broker.brokerId);
+  const cmName = OPERATOR.unitConfig.nameOf(broker);
   const from = inc.createdAt;
   const until = inc.deletion!.at;
   const write = tl.configMapWrites.find(
@@ -209,10 +216,10 @@ function configChangeEvidence(inc: Incarnation, tl: ClusterFacts): string | null
 }
 
 function isDownscale(inc: Incarnation, tl: ClusterFacts): boolean {
-  const deleted = linesBefore(inc).find((l) => l.msg === MSG.brokerPodDeleted);
+  const deleted = linesBefore(inc).find((l) => logRoleOf(l.msg) === 'unitPodDeleted');
   if (deleted?.fields.brokerIdFirst === true) return true;
   const broker = inc.broker!;
-  const cmName = brokerConfigMapName(broker.kafkaCluster, broker.brokerId);
+  const cmName = OPERATOR.unitConfig.nameOf(broker);
   return tl.configMapWrites.some(
     (w) =>
       w.namespace === inc.namespace &&

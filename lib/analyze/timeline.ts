@@ -10,10 +10,14 @@ import type {
   OperatorFact,
   PodWriteFact,
 } from '../model/facts';
-import { brokerOfPod, brokerOfPodName, type BrokerIdentity } from '../koperator/naming';
-import { MSG } from '../koperator/log-messages';
+import type { BrokerIdentity } from '../koperator/naming';
+import { KOPERATOR } from '../koperator/profile';
+import { logRoleOf } from '../operators/registry';
 import { secondsBetween } from './time';
 import { actorOf } from '../k8s/actor';
+
+// The member identity of koperator's profile (lib/operators/): the analysis groups by broker.
+const { unitOfPod: brokerOfPod, unitOfPodName: brokerOfPodName } = KOPERATOR.pods;
 
 export interface Deletion {
   at: string;
@@ -208,7 +212,7 @@ function usersConfirmedByOperatorLines(all: Incarnation[]): Set<string> {
     const d = inc.deletion;
     if (!d || d.via !== 'delete' || !d.by) continue;
     const confirmed = inc.operatorLines.some((l) => {
-      if (l.msg !== MSG.brokerPodDeleted) return false;
+      if (logRoleOf(l.msg) !== 'unitPodDeleted') return false;
       const s = secondsBetween(d.at, l.at);
       return s >= -5 && s <= 30;
     });
@@ -224,7 +228,7 @@ function isOperatorsPod(inc: Incarnation, operators: Set<string>): boolean {
 }
 
 function namedByDeletedLine(inc: Incarnation): boolean {
-  return inc.operatorLines.some((l) => l.msg === MSG.brokerPodDeleted);
+  return inc.operatorLines.some((l) => logRoleOf(l.msg) === 'unitPodDeleted');
 }
 
 function attachOperatorLine(
@@ -234,7 +238,7 @@ function attachOperatorLine(
 ): void {
   let name = line.pod;
   let ns = line.namespace;
-  if (!name && line.msg === MSG.resourceDiffs) {
+  if (!name && logRoleOf(line.msg) === 'resourceDiffs') {
     const current = parseMaybeJson(line.fields.current);
     const meta =
       current && typeof current === 'object' ? (current as Record<string, unknown>).metadata : null;

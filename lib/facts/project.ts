@@ -8,8 +8,7 @@ import type { LogRecord } from '../model/record';
 import type { OperatorLine } from '../model/operator-line';
 import { ValueInterner } from './value-interner';
 import { BoundedCache } from '../k8s/bounded-cache';
-import { USED_MESSAGES } from '../koperator/log-messages';
-import { mayBeKoperatorPod } from '../koperator/naming';
+import { isUsedLogMessage, mayBeOperatorPod } from '../operators/registry';
 import { isBuiltinPodController, isFightObjectWrite } from '../fights/relevance';
 import { projectObjectWrite, webhookChanges } from './project-object';
 
@@ -118,8 +117,8 @@ function projectPod(
   // Without bodies (Metadata level) nothing tells, so every admission is kept.
   const foreign =
     (fact.request !== undefined || fact.response !== undefined) &&
-    !mayBeKoperatorPod(request) &&
-    !mayBeKoperatorPod(response);
+    !mayBeOperatorPod(request) &&
+    !mayBeOperatorPod(response);
   const webhooks = !foreign
     ? webhookMutations(e.annotations)
     : e.verb === 'create' && !isBuiltinPodController(base.user)
@@ -212,14 +211,14 @@ export function shareFactParts(f: Fact): Fact {
 
 /** A stored pod body with its metadata and spec members interned (as slimPod leaves them). */
 function sharePod(pod: Record<string, unknown>): Record<string, unknown> {
-  if (!mayBeKoperatorPod(pod)) return pod;
+  if (!mayBeOperatorPod(pod)) return pod;
   if (isObject(pod.metadata)) pod.metadata = internMembers({ ...pod.metadata });
   if (isObject(pod.spec)) pod.spec = internMembers({ ...pod.spec });
   return pod;
 }
 
 function slimPod(pod: Record<string, unknown>): Record<string, unknown> {
-  if (!mayBeKoperatorPod(pod)) return podIdentity(pod);
+  if (!mayBeOperatorPod(pod)) return podIdentity(pod);
   // Only broker pods repeat in loops and reach the analysis's caches: their parts are
   // interned so that a loop's pods hold one copy.
   const meta = isObject(pod.metadata) ? internMembers({ ...pod.metadata }) : undefined;
@@ -364,7 +363,7 @@ const OPERATOR_KEYS = [
 ];
 
 function projectOperator(line: OperatorLine, src: Src): OperatorFact | null {
-  if (!USED_MESSAGES.has(line.msg)) return null;
+  if (!isUsedLogMessage(line.msg)) return null;
   const f = line.fields;
   const cr = isObject(f.KafkaCluster) ? f.KafkaCluster : undefined;
   const pod = typeof f.pod === 'string' ? f.pod : stringAt(f.pod, 'name');

@@ -8,6 +8,7 @@
 // It is kept as a tree so that the tests can evaluate it against audit events, under both
 // readings of the one rule AWS does not document: whether `!=` matches a missing field.
 import { IGNORED_RESOURCES } from '../fights/relevance';
+import { CR_RESOURCES, UNIT_CONFIG_RESOURCES } from '../operators/registry';
 
 export type Pattern =
   | { op: '='; field: string; value: string }
@@ -38,7 +39,7 @@ const SUBRESOURCE = '$.objectRef.subresource';
 export function excludedResources(ignored: Iterable<string> = IGNORED_RESOURCES): string[] {
   const out = new Set<string>();
   for (const r of ignored) {
-    if (r === 'configmaps' || r === 'kafkaclusters') continue;
+    if (UNIT_CONFIG_RESOURCES.has(r) || CR_RESOURCES.has(r)) continue;
     if (r.endsWith('reviews')) out.add('*reviews');
     else if (r.startsWith('endpoint')) out.add('endpoint*');
     else if (r.startsWith('kafka')) out.add('kafka*');
@@ -61,8 +62,8 @@ export function auditFilterPattern(): Pattern {
     ne(VERB, 'watch'),
     or(
       eq(RESOURCE, 'pods'),
-      eq(RESOURCE, 'configmaps'),
-      and(eq(RESOURCE, 'kafkaclusters'), { op: 'NOT EXISTS', field: SUBRESOURCE }),
+      ...[...UNIT_CONFIG_RESOURCES].map((r) => eq(RESOURCE, r)),
+      ...[...CR_RESOURCES].map((r) => and(eq(RESOURCE, r), { op: 'NOT EXISTS', field: SUBRESOURCE })),
       and(
         ...excludedResources().map((r) => ne(RESOURCE, r)),
         or({ op: 'NOT EXISTS', field: SUBRESOURCE }, eq(SUBRESOURCE, 'scale')),

@@ -4,7 +4,7 @@
 // (lib/alerts/evidence.ts) instead of waiting for the schedule.
 import { isBuiltinPodController } from '../fights/relevance';
 import type { Fact, PodWriteFact } from '../model/facts';
-import { brokerOfPodName, mayBeKoperatorPod } from './naming';
+import { isOperatorPodName, mayBeOperatorPod } from '../operators/registry';
 
 const succeeded = (code: number | null): boolean => code === null || (code >= 200 && code < 300);
 
@@ -20,5 +20,5 @@ export function isBrokerPodDelete(f: Fact, operatorUsers: readonly string[] = []
     return false;
   // A delete's request is DeleteOptions; the pod, when logged, is the response. At Metadata
   // level only the name is left, and koperator's generateName pattern is all there is.
-  return mayBeKoperatorPod(f.response) || (f.name !== null && brokerOfPodName(f.name) !== null);
+  return mayBeOperatorPod(f.response) || (f.name !== null && isOperatorPodName(f.name));
 }

@@ -30,7 +30,13 @@ const ROLE_OF_MESSAGE: ReadonlyMap<string, LogRole> = new Map(
 
 export const KOPERATOR: OperatorIdentity<BrokerIdentity> = {
   id: 'koperator',
-  cr: { group: 'kafka.banzaicloud.io', kind: 'KafkaCluster', resource: 'kafkaclusters', textPiece: 'fkaclus' },
+  cr: {
+    group: 'kafka.banzaicloud.io',
+    kind: 'KafkaCluster',
+    resource: 'kafkaclusters',
+    textPiece: 'fkaclus',
+  },
+  ownResources: ['kafkaclusters', 'kafkatopics', 'kafkausers', 'cruisecontroloperations'],
   unitConfig: {
     resource: 'configmaps',
     namePattern: /-config-\d+$/,

@@ -35,6 +35,11 @@ export interface OperatorIdentity<Unit = unknown> {
      */
     readonly textPiece: string;
   };
+  /**
+   * Every resource of the operator's own API (its CR first): their writes belong to its exact
+   * replay, never to a fight (findings-contract.md).
+   */
+  readonly ownResources: readonly string[];
   /** The per-member configuration object the member restarts for (a ConfigMap, a Secret). */
   readonly unitConfig: {
     /** The audit objectRef's `resource`: `configmaps`, `secrets`. */

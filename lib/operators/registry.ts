@@ -21,6 +21,12 @@ export function isOperatorPodName(name: string): boolean {
 /** Every operator's cluster CR, by the audit objectRef's `resource`. */
 export const CR_RESOURCES: ReadonlySet<string> = new Set(OPERATORS.map((op) => op.cr.resource));
 
+/** Every resource of the operators' own APIs (never a fight's). */
+export const OWN_RESOURCES: readonly string[] = OPERATORS.flatMap((op) => op.ownResources);
+
+/** The operators' API groups (their objects are never a fight's). */
+export const OWN_GROUPS: readonly string[] = OPERATORS.map((op) => op.cr.group);
+
 /** The pieces of the CR resources searched in raw text before parsing. */
 export const CR_TEXT_PIECES: readonly string[] = OPERATORS.map((op) => op.cr.textPiece);
 
@@ -32,7 +38,9 @@ export function isUnitConfigWrite(resource: string, name: string): boolean {
 }
 
 /** The resources that hold members' configuration (`configmaps`...). */
-export const UNIT_CONFIG_RESOURCES: ReadonlySet<string> = new Set(OPERATORS.map((op) => op.unitConfig.resource));
+export const UNIT_CONFIG_RESOURCES: ReadonlySet<string> = new Set(
+  OPERATORS.map((op) => op.unitConfig.resource),
+);
 
 /** The texts every operator's pod markers spell (OperatorIdentity.pods.markerTexts). */
 export const MARKER_TEXTS: readonly string[] = [...new Set(OPERATORS.flatMap((op) => op.pods.markerTexts))];

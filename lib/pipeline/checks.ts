@@ -7,7 +7,7 @@ import type { AnalysisOptions } from '../analyze/options';
 import { partitionFacts } from '../analyze/partition';
 import { factTime } from '../analyze/timeline';
 import type { FactStore } from '../facts/store';
-import { brokerOfPodName } from '../koperator/naming';
+import { KOPERATOR } from '../koperator/profile';
 import type { Loop, Recreation } from '../model/findings';
 
 /** The newest time any fact carries: the end of the logs, which "active" loops are relative to. */
@@ -89,7 +89,7 @@ export function scopeWarnings(store: FactStore, opts: AnalysisOptions): string[]
     const ns = store.namespaceOf(i);
     const name = store.nameOf(i);
     if (type === 'pod' && name) {
-      const b = brokerOfPodName(name);
+      const b = KOPERATOR.pods.unitOfPodName(name);
       if (b) seen(ns, b.kafkaCluster);
     } else if (type === 'kafkacluster' && name) {
       seen(ns, name);
