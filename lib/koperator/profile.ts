@@ -2,6 +2,7 @@
 // how it names and labels broker pods (naming.ts), its per-broker ConfigMap and the log lines
 // the analysis reads (log-messages.ts). Light on purpose: the ingest bundles it.
 import type { LogRole, OperatorIdentity } from '../operators/profile';
+import { KEPT_LOG_KEYS, koperatorLogContext } from './log-context';
 import { MSG } from './log-messages';
 import {
   brokerConfigMapName,
@@ -53,5 +54,7 @@ export const KOPERATOR: OperatorIdentity<BrokerIdentity> = {
   logs: {
     roleOf: (msg) => ROLE_OF_MESSAGE.get(msg) ?? null,
     messages: MESSAGES,
+    context: koperatorLogContext,
+    keptKeys: KEPT_LOG_KEYS,
   },
 };

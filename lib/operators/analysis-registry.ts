@@ -3,7 +3,9 @@
 import { KOPERATOR_ANALYSIS } from '../koperator/analysis-profile';
 import { stepsAt, stepsBefore, type DiffVersion, type OperatorAnalysis } from './profile';
 
-export const ANALYSES: ReadonlyMap<string, OperatorAnalysis> = new Map([[KOPERATOR_ANALYSIS.id, KOPERATOR_ANALYSIS]]);
+export const ANALYSES: ReadonlyMap<string, OperatorAnalysis> = new Map([
+  [KOPERATOR_ANALYSIS.id, KOPERATOR_ANALYSIS],
+]);
 
 /** The analysis of the operator `id` (koperator when none is named: a finding without `operator`). */
 export function analysisOf(id = 'koperator'): OperatorAnalysis {

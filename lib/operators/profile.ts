@@ -69,7 +69,24 @@ export interface OperatorIdentity<Unit = unknown> {
     roleOf(msg: string): LogRole | null;
     /** The message of a role that the analysis compares with directly (the messages logged). */
     readonly messages: Readonly<Record<LogRole, readonly string[]>>;
+    /** Where a line the analysis reads belongs, from its zap fields (the controller-runtime context). */
+    context(fields: Record<string, unknown>): LogContext;
+    /** The keys of the operator's own log calls kept in the fact (patch, current...); the rest stays behind. */
+    readonly keptKeys: readonly string[];
   };
+}
+
+/** Where one operator log line belongs. */
+export interface LogContext {
+  /** The cluster CR's name. */
+  cluster: string | null;
+  namespace: string | null;
+  /** The pod the line is about, by name. */
+  pod: string | null;
+  /** The member (koperator: broker id), as a string. */
+  unit: string | null;
+  /** Facts of the line only its key order or shape tells (koperator: `brokerIdFirst`), kept among its fields. */
+  marks: Record<string, unknown>;
 }
 
 /** The log lines the analysis reads, by what they mean rather than how an operator spells them. */

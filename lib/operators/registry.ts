@@ -51,6 +51,12 @@ export function hasMarkerText(text: string): boolean {
   return false;
 }
 
+/** The operator whose analysis reads a log line with this message, if any. */
+export function operatorOfLogMessage(msg: string): OperatorIdentity | null {
+  for (const op of OPERATORS) if (op.logs.roleOf(msg) !== null) return op;
+  return null;
+}
+
 /** Whether any operator's analysis reads a log line with this message. */
 export function isUsedLogMessage(msg: string): boolean {
   for (const op of OPERATORS) if (op.logs.roleOf(msg) !== null) return true;
