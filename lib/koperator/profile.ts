@@ -4,6 +4,7 @@
 import type { LogRole, OperatorIdentity } from '../operators/profile';
 import { KEPT_LOG_KEYS, koperatorLogContext } from './log-context';
 import { MSG } from './log-messages';
+import { KOPERATOR_WORDS } from './words';
 import {
   brokerConfigMapName,
   brokerOfPod,
@@ -51,6 +52,7 @@ export const KOPERATOR: OperatorIdentity<BrokerIdentity> = {
     // app=kafka, kafka_cr, brokerId, an owner of kind KafkaCluster: `kafka`/`Kafka` or `brokerId`.
     markerTexts: ['afka', 'brokerId'],
   },
+  words: KOPERATOR_WORDS,
   logs: {
     roleOf: (msg) => ROLE_OF_MESSAGE.get(msg) ?? null,
     messages: MESSAGES,

@@ -11,6 +11,7 @@ import { changeLines } from '../report/change-lines';
 const CHANGE_LINE_CHARS = 150;
 import { loopUpgradeReason } from '../koperator/fix-impact-words';
 import { driftRecommendation, driftStatusWords, driftWriteWords } from './drift-words';
+import { identityOf } from '../operators/registry';
 
 export const EVENT_TITLES: Record<AlertMessage['event'], string> = {
   'loop-started': 'Recreation loop started',
@@ -35,22 +36,7 @@ export function titleOf(m: AlertMessage): string {
 
 /** Plain-words advice per class, for single recreations (loops carry the analysis' own). */
 export function recommendationFor(c: Classification): string {
-  switch (c) {
-    case 'external-mutation-revert':
-      return 'Something outside koperator changes a field koperator declares, so koperator reverts it by re-creating the pod. Exclude the broker pods from that webhook or controller, or declare the same value in the KafkaCluster spec.';
-    case 'intent-change':
-      return 'The KafkaCluster spec changed; a rolling restart is expected. Check the change was intended.';
-    case 'config-change':
-      return 'The broker configuration changed (per-broker ConfigMap); the restart applies it. Check who changed it.';
-    case 'tainted-restart':
-      return 'The broker pod carried labels matching the tainted-brokers selector. Find who set the label.';
-    case 'container-terminated':
-      return 'A broker container terminated (crash, OOM kill) or the pod was evicted; look at its limits and node.';
-    case 'external-deletion':
-      return 'Someone other than koperator deleted or evicted the pod (kubectl, drain, autoscaler). Check it was planned.';
-    case 'unknown':
-      return 'The logs do not show why. Make sure the audit policy logs pod writes at RequestResponse and koperator logs reach the bucket.';
-  }
+  return identityOf().words.recreationAdvice(c);
 }
 
 export function recommendationOf(m: AlertMessage): string {
@@ -70,7 +56,7 @@ export function upgradeReasonOf(m: AlertMessage): string | null {
 export function brokerOf(m: AlertMessage): string {
   if (m.findingType === 'fight') return `${m.finding.kind} over ${fightLabel(m.finding)}`;
   const f = m.finding;
-  return `${f.namespace}/${f.kafkaCluster} broker ${f.brokerId}`;
+  return identityOf().words.unitOf(f.namespace, f.kafkaCluster, f.brokerId);
 }
 
 /** The class of a broker's finding, the kind of a fight, a drift's kind and severity. */

@@ -64,6 +64,8 @@ export interface OperatorIdentity<Unit = unknown> {
      */
     readonly markerTexts: readonly string[];
   };
+  /** How its findings are said to people. */
+  readonly words: OperatorWords;
   readonly logs: {
     /** What a log line means to the analysis, from its `msg`; null: a line the analysis never reads. */
     roleOf(msg: string): LogRole | null;
@@ -74,6 +76,18 @@ export interface OperatorIdentity<Unit = unknown> {
     /** The keys of the operator's own log calls kept in the fact (patch, current...); the rest stays behind. */
     readonly keptKeys: readonly string[];
   };
+}
+
+/** How an operator's findings are said to people (notifications, reports). */
+export interface OperatorWords {
+  /** The operator's name as written in prose: `koperator`, `NiFiKop`. */
+  readonly operator: string;
+  /** One member, in prose: `broker`, `node`. */
+  readonly unit: string;
+  /** A member named in full: `kafka/events broker 2`. */
+  unitOf(namespace: string, cluster: string, unit: string): string;
+  /** Plain-words advice for one recreation of this class (a loop carries the analysis' own). */
+  recreationAdvice(c: Classification): string;
 }
 
 /** Where one operator log line belongs. */

@@ -6,6 +6,13 @@ import type { LogRole, OperatorIdentity } from './profile';
 
 export const OPERATORS: readonly OperatorIdentity[] = [KOPERATOR as OperatorIdentity];
 
+/** The identity of the operator `id`: koperator when none is named (a finding without `operator`). */
+export function identityOf(id = 'koperator'): OperatorIdentity {
+  const op = OPERATORS.find((o) => o.id === id);
+  if (!op) throw new Error(`no operator profile named ${id}`);
+  return op;
+}
+
 /** Whether a pod could be any replayed operator's, by anything it shows. */
 export function mayBeOperatorPod(pod: unknown): boolean {
   for (const op of OPERATORS) if (op.pods.mayBeOperatorPod(pod)) return true;
