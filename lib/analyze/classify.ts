@@ -8,6 +8,7 @@ import type { Classification } from '../model/findings';
 import type { DiffDecision } from '../k8s/diff-decision';
 import { KOPERATOR } from '../koperator/profile';
 import { analysisOf, beforeAndAfterFix } from '../operators/analysis-registry';
+import type { ReconcileStep } from '../operators/profile';
 import { logRoleOf } from '../operators/registry';
 import type { AnalysisOptions } from './options';
 import { attributeField } from './attribution';
@@ -23,7 +24,8 @@ import { actorOf } from '../k8s/actor';
 // (config object's name) and its steps before the fix and at the fix, whose decisions make
 // `wouldRestart`.
 const OPERATOR = KOPERATOR;
-const { before: BEFORE_FIX, fixed: FIXED } = beforeAndAfterFix(analysisOf(OPERATOR.id));
+const ANALYSIS = analysisOf(OPERATOR.id);
+const { before: BEFORE_FIX, fixed: FIXED } = beforeAndAfterFix(ANALYSIS);
 
 /** How far before a deletion an operator line or a cause may lie and still explain it. */
 const CAUSE_WINDOW_SECONDS = 120;
@@ -88,25 +90,42 @@ export function classifyDeletion(
   }
   if (!tl.operatorUsers.has(deletion.by)) return rec('external-deletion');
 
-  const taint = taintEvidence(inc, states, opts);
-  if (taint) return rec('tainted-restart', [], [taint]);
-
-  if (!successor && isDownscale(inc, tl)) {
-    return rec(
-      'intent-change',
-      [],
-      [`${DOWNSCALE_EVIDENCE} no successor pod, and the operator removed the broker`],
-    );
-  }
-
-  if (three?.changed && intent) {
-    // Where Go's diff fails, koperator logs "could not match objects" and restarts the pod.
+  // The operator's own checks, in its order (its profile's reconcileSteps): the first that
+  // explains the deletion classifies it.
+  const explained = (step: ReconcileStep): Recreation | null => {
+    switch (step) {
+      case 'taintedLabels': {
+        const taint = taintEvidence(inc, states, opts);
+        return taint ? rec('tainted-restart', [], [taint]) : null;
+      }
+      case 'unitRemoved':
+        return !successor && isDownscale(inc, tl)
+          ? rec(
+              'intent-change',
+              [],
+              [`${DOWNSCALE_EVIDENCE} no successor pod, and the operator removed the broker`],
+            )
+          : null;
+      case 'podDiff':
+        return three?.changed && intent ? diffExplained(three, intent) : null;
+      case 'terminatedContainer': {
+        const terminated = terminationEvidence(inc);
+        return terminated ? rec('container-terminated', [], [terminated]) : null;
+      }
+      case 'unitConfigChanged': {
+        const config = configChangeEvidence(inc, tl);
+        return config ? rec('config-change', [], [config]) : null;
+      }
+    }
+  };
+  const diffExplained = (three: DiffDecision, intent: DiffDecision): Recreation => {
+    // Where Go's diff fails, the operator logs "could not match objects" and restarts the pod.
     // The message is cut before any JSON it quotes: an element may carry env values.
     const failures = [three, intent]
       .filter((d) => d.error !== undefined)
       .map(
         (d) =>
-          `diff failed as koperator's would (${d === three ? 'three-way' : 'intent'}): ${d.error!.replace(/: [{["].*$/s, '')}`,
+          `diff failed as ${OPERATOR.words.operator}'s would (${d === three ? 'three-way' : 'intent'}): ${d.error!.replace(/: [{["].*$/s, '')}`,
       );
     states.notes.push(...failures);
     if (intent.changed) {
@@ -131,12 +150,11 @@ export function classifyDeletion(
       };
     });
     return rec('external-mutation-revert', fields, extra);
+  };
+  for (const step of ANALYSIS.reconcileSteps) {
+    const r = explained(step);
+    if (r) return r;
   }
-
-  const terminated = terminationEvidence(inc);
-  if (terminated) return rec('container-terminated', [], [terminated]);
-  const config = configChangeEvidence(inc, tl);
-  if (config) return rec('config-change', [], [config]);
   if (!known) return rec('unknown', [], ['cannot replay the diff', ...states.notes]);
   return rec(
     'unknown',

@@ -10,6 +10,9 @@ import { FIXED_OPERATOR_VERSION, loopRecommendation } from './recommendation';
 
 export const KOPERATOR_ANALYSIS: OperatorAnalysis = {
   id: 'koperator',
+  // handleRollingUpgrade's order: tainted labels first, then the diff; a removed broker (the
+  // downscale path) is told before the diff; then a dead container, then a ConfigOutOfSync.
+  reconcileSteps: ['taintedLabels', 'unitRemoved', 'podDiff', 'terminatedContainer', 'unitConfigChanged'],
   diffVersions: [
     {
       since: null,

@@ -131,9 +131,23 @@ export interface DiffVersion {
 /** A field behind a loop and who wrote it, how (`via`) where known. */
 export type WrittenField = Pick<FieldChange, 'path' | 'by' | 'via'>;
 
+/**
+ * The checks an operator makes of a member's pod before it deletes it, each a class of
+ * recreation when it explains the deletion (findings-contract.md, "Classes"):
+ * - taintedLabels: the live labels match the tainted selector, or the operator logged so;
+ * - unitRemoved: the member itself was removed (a downscale: no successor);
+ * - podDiff: the diff of the version's steps around it (DiffVersion) is not empty;
+ * - terminatedContainer: a container terminated, or the pod was evicted or shut down;
+ * - unitConfigChanged: the member's configuration object was rewritten.
+ */
+export type ReconcileStep =
+  'taintedLabels' | 'unitRemoved' | 'podDiff' | 'terminatedContainer' | 'unitConfigChanged';
+
 /** What the analysis must know of an operator to replay it: its versions' steps and its words. */
 export interface OperatorAnalysis {
   readonly id: string;
+  /** Its checks before deleting a member's pod, in its order (a deletion by anyone else comes first). */
+  readonly reconcileSteps: readonly ReconcileStep[];
   /** Versions whose steps around the diff decide differently, oldest first. */
   readonly diffVersions: readonly DiffVersion[];
   /** The version `wouldRestart` is asked of (the first that stops external-mutation loops). */

@@ -107,6 +107,13 @@ describe('koperator’s replay as a table of versions', () => {
     expect(before.decide).toBe(threeWayDecision);
     expect(fixed.since).toBe('0.30.0-rc1');
     expect(KOPERATOR_ANALYSIS.loopRecommendation).toBe(loopRecommendation);
+    expect(KOPERATOR_ANALYSIS.reconcileSteps).toEqual([
+      'taintedLabels',
+      'unitRemoved',
+      'podDiff',
+      'terminatedContainer',
+      'unitConfigChanged',
+    ]);
     const original = { metadata: { name: 'p' }, spec: { containers: [{ name: 'kafka', image: 'a' }] } };
     const modified = { metadata: { name: 'p' }, spec: { containers: [{ name: 'kafka', image: 'b' }] } };
     const live = { metadata: { name: 'p' }, spec: { containers: [{ name: 'kafka', image: 'a' }] } };
@@ -125,6 +132,7 @@ describe('an operator whose steps change by version (a NiFiKop-like table)', () 
   });
   const table: OperatorAnalysis = {
     id: 'versioned',
+    reconcileSteps: ['podDiff', 'terminatedContainer', 'unitConfigChanged'],
     diffVersions: [
       step(null, 'three-way'),
       step('1.12.0', 'istio: prometheus port removed, liveness copied; injected containers merged'),
