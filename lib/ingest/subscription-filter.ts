@@ -8,7 +8,7 @@
 // It is kept as a tree so that the tests can evaluate it against audit events, under both
 // readings of the one rule AWS does not document: whether `!=` matches a missing field.
 import { IGNORED_RESOURCES } from '../fights/relevance';
-import { CR_RESOURCES, UNIT_CONFIG_RESOURCES } from '../operators/registry';
+import { CR_RESOURCES, OWN_RESOURCE_FOLDS, UNIT_CONFIG_RESOURCES } from '../operators/registry';
 
 export type Pattern =
   | { op: '='; field: string; value: string }
@@ -32,9 +32,10 @@ const SUBRESOURCE = '$.objectRef.subresource';
 /**
  * Resources a fight is never over (IGNORED_RESOURCES), folded with CloudWatch's leading and
  * trailing wildcards so that the pattern stays under 1,024 characters: `*reviews` (token and
- * access reviews), `endpoint*`, `kafka*` (koperator's own kinds, whose API group a pattern
- * cannot test for core-group objects lacking `apiGroup`). ConfigMaps and KafkaClusters are
- * kept by branches of their own.
+ * access reviews), `endpoint*`, and the operators' folds of their own kinds (koperator's
+ * `kafka*`: their API group a pattern cannot test for core-group objects lacking `apiGroup`).
+ * Members' configuration objects (ConfigMaps) and the operators' CRs (KafkaClusters) are kept
+ * by branches of their own.
  */
 export function excludedResources(ignored: Iterable<string> = IGNORED_RESOURCES): string[] {
   const out = new Set<string>();
@@ -42,8 +43,10 @@ export function excludedResources(ignored: Iterable<string> = IGNORED_RESOURCES)
     if (UNIT_CONFIG_RESOURCES.has(r) || CR_RESOURCES.has(r)) continue;
     if (r.endsWith('reviews')) out.add('*reviews');
     else if (r.startsWith('endpoint')) out.add('endpoint*');
-    else if (r.startsWith('kafka')) out.add('kafka*');
-    else out.add(r);
+    else {
+      const fold = OWN_RESOURCE_FOLDS.find((f) => r.startsWith(f.slice(0, -1)));
+      out.add(fold ?? r);
+    }
   }
   return [...out];
 }

@@ -39,6 +39,7 @@ export const KOPERATOR: OperatorIdentity<BrokerIdentity> = {
     textPiece: 'fkaclus',
   },
   ownResources: ['kafkaclusters', 'kafkatopics', 'kafkausers', 'cruisecontroloperations'],
+  ownResourceFolds: ['kafka*'],
   unitConfig: {
     resource: 'configmaps',
     namePattern: /-config-\d+$/,

@@ -40,6 +40,11 @@ export interface OperatorIdentity<Unit = unknown> {
    * replay, never to a fight (findings-contract.md).
    */
   readonly ownResources: readonly string[];
+  /**
+   * CloudWatch patterns (a trailing `*`) that stand for several of ownResources in the
+   * subscription filter, whose pattern must stay under 1,024 characters: koperator's `kafka*`.
+   */
+  readonly ownResourceFolds: readonly string[];
   /** The per-member configuration object the member restarts for (a ConfigMap, a Secret). */
   readonly unitConfig: {
     /** The audit objectRef's `resource`: `configmaps`, `secrets`. */

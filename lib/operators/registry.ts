@@ -31,6 +31,9 @@ export const CR_RESOURCES: ReadonlySet<string> = new Set(OPERATORS.map((op) => o
 /** Every resource of the operators' own APIs (never a fight's). */
 export const OWN_RESOURCES: readonly string[] = OPERATORS.flatMap((op) => op.ownResources);
 
+/** The subscription-filter folds of the operators' own resources (`kafka*`). */
+export const OWN_RESOURCE_FOLDS: readonly string[] = OPERATORS.flatMap((op) => op.ownResourceFolds);
+
 /** The operators' API groups (their objects are never a fight's). */
 export const OWN_GROUPS: readonly string[] = OPERATORS.map((op) => op.cr.group);
 

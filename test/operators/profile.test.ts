@@ -48,6 +48,7 @@ describe('the registry, with koperator alone', () => {
     expect([...CR_RESOURCES]).toEqual(['kafkaclusters']);
     expect(OWN_RESOURCES).toEqual(['kafkaclusters', 'kafkatopics', 'kafkausers', 'cruisecontroloperations']);
     expect(OWN_GROUPS).toEqual(['kafka.banzaicloud.io']);
+    expect(KOPERATOR.ownResourceFolds).toEqual(['kafka*']);
     expect([...UNIT_CONFIG_RESOURCES]).toEqual(['configmaps']);
     expect(KOPERATOR.unitConfig.nameOf({ kafkaCluster: 'events', brokerId: '2' })).toBe('events-config-2');
     expect(isUnitConfigWrite('configmaps', 'events-config-2')).toBe(true);
