@@ -217,7 +217,7 @@ function terminationEvidence(inc: Incarnation): string | null {
 
 function configChangeEvidence(inc: Incarnation, tl: ClusterFacts): string | null {
   const broker = inc.broker!;
-  const cmName = OPERATOR.unitConfig.nameOf(broker);
+  const cmName = OPERATOR.unitConfig.nameOf(broker.kafkaCluster, broker.brokerId);
   const from = inc.createdAt;
   const until = inc.deletion!.at;
   const write = tl.configMapWrites.find(
@@ -237,7 +237,7 @@ function isDownscale(inc: Incarnation, tl: ClusterFacts): boolean {
   const deleted = linesBefore(inc).find((l) => logRoleOf(l.msg) === 'unitPodDeleted');
   if (deleted?.fields.brokerIdFirst === true) return true;
   const broker = inc.broker!;
-  const cmName = OPERATOR.unitConfig.nameOf(broker);
+  const cmName = OPERATOR.unitConfig.nameOf(broker.kafkaCluster, broker.brokerId);
   return tl.configMapWrites.some(
     (w) =>
       w.namespace === inc.namespace &&

@@ -42,7 +42,7 @@ const STAGE_RANK: Record<string, number> = {
 /** The part a pod named `name` in `ns` belongs to: its broker, or its namespace's rest. */
 function partKey(ns: string, name: string): string {
   const b = KOPERATOR.pods.unitOfPodName(name);
-  return b ? `${ns}\u0000${b.kafkaCluster}\u0000${b.brokerId}` : `${ns}\u0000`;
+  return b ? `${ns}\u0000${b.cluster}\u0000${b.unit}` : `${ns}\u0000`;
 }
 
 const ok = (code: number | null) => code === null || (code >= 200 && code < 300);

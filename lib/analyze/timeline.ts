@@ -10,14 +10,16 @@ import type {
   OperatorFact,
   PodWriteFact,
 } from '../model/facts';
-import type { BrokerIdentity } from '../koperator/naming';
+import { brokerOfUnit, type BrokerIdentity } from '../koperator/naming';
 import { KOPERATOR } from '../koperator/profile';
 import { logRoleOf } from '../operators/registry';
 import { secondsBetween } from './time';
 import { actorOf } from '../k8s/actor';
 
-// The member identity of koperator's profile (lib/operators/): the analysis groups by broker.
-const { unitOfPod: brokerOfPod, unitOfPodName: brokerOfPodName } = KOPERATOR.pods;
+// The members of koperator's profile (lib/operators/), as the brokers the analysis groups by.
+const brokerOfPod = (pod: unknown): BrokerIdentity | null => brokerOfUnit(KOPERATOR.pods.unitOfPod(pod));
+const brokerOfPodName = (name: string): BrokerIdentity | null =>
+  brokerOfUnit(KOPERATOR.pods.unitOfPodName(name));
 
 export interface Deletion {
   at: string;

@@ -4,9 +4,21 @@
 // KafkaCluster. Labels and owner references are authoritative; the name is only read when
 // the logs hold nothing else (Metadata-level audit), and the caller must say so.
 
+import type { UnitIdentity } from '../operators/profile';
+
 export interface BrokerIdentity {
   kafkaCluster: string;
   brokerId: string;
+}
+
+/** A member of koperator's profile (lib/operators/profile.ts) as the broker it is. */
+export function brokerOfUnit(u: UnitIdentity | null): BrokerIdentity | null {
+  return u === null ? null : { kafkaCluster: u.cluster, brokerId: u.unit };
+}
+
+/** A broker as a member of koperator's profile. */
+export function unitOfBroker(b: BrokerIdentity | null): UnitIdentity | null {
+  return b === null ? null : { cluster: b.kafkaCluster, unit: b.brokerId };
 }
 
 interface PodMeta {

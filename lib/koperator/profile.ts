@@ -11,7 +11,7 @@ import {
   brokerOfPodName,
   kafkaClusterOwner,
   mayBeKoperatorPod,
-  type BrokerIdentity,
+  unitOfBroker,
 } from './naming';
 
 const MESSAGES: Readonly<Record<LogRole, readonly string[]>> = {
@@ -30,7 +30,7 @@ const ROLE_OF_MESSAGE: ReadonlyMap<string, LogRole> = new Map(
   ),
 );
 
-export const KOPERATOR: OperatorIdentity<BrokerIdentity> = {
+export const KOPERATOR: OperatorIdentity = {
   id: 'koperator',
   cr: {
     group: 'kafka.banzaicloud.io',
@@ -43,11 +43,11 @@ export const KOPERATOR: OperatorIdentity<BrokerIdentity> = {
   unitConfig: {
     resource: 'configmaps',
     namePattern: /-config-\d+$/,
-    nameOf: (b) => brokerConfigMapName(b.kafkaCluster, b.brokerId),
+    nameOf: brokerConfigMapName,
   },
   pods: {
-    unitOfPod: brokerOfPod,
-    unitOfPodName: brokerOfPodName,
+    unitOfPod: (pod) => unitOfBroker(brokerOfPod(pod)),
+    unitOfPodName: (name) => unitOfBroker(brokerOfPodName(name)),
     crOwner: kafkaClusterOwner,
     mayBeOperatorPod: mayBeKoperatorPod,
     // app=kafka, kafka_cr, brokerId, an owner of kind KafkaCluster: `kafka`/`Kafka` or `brokerId`.

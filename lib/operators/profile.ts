@@ -16,11 +16,22 @@ import type { Classification, FieldChange } from '../model/findings';
 import type { DiffDecision } from '../k8s/diff-decision';
 
 /**
+ * One member of an operator's cluster: koperator's broker (`kafka_cr`, `brokerId`), NiFiKop's
+ * node (`nifi_cr`, `nodeId`). Findings name them in the operator's own words
+ * (findings-contract.md: `kafkaCluster`/`brokerId`, `nifiCluster`/`nodeId`).
+ */
+export interface UnitIdentity {
+  /** The cluster CR's name. */
+  cluster: string;
+  /** The member's id, as its label writes it. */
+  unit: string;
+}
+
+/**
  * What the ingest and the fact store must know of an operator to keep its records: light,
  * no diff code (the ingest Lambda and its worker bundle it).
- * `Unit` is the operator's identity of one member (koperator: a broker, NiFiKop: a node).
  */
-export interface OperatorIdentity<Unit = unknown> {
+export interface OperatorIdentity {
   /** Short name: `koperator`, `nifikop`; findings of another than koperator carry it as `operator`. */
   readonly id: string;
   /** The operator's cluster custom resource. */
@@ -51,13 +62,13 @@ export interface OperatorIdentity<Unit = unknown> {
     readonly resource: string;
     /** The object's name, for any cluster and member. */
     readonly namePattern: RegExp;
-    nameOf(unit: Unit): string;
+    nameOf(cluster: string, unit: string): string;
   };
   readonly pods: {
     /** The member a pod belongs to, from its labels or owner reference (authoritative). */
-    unitOfPod(pod: unknown): Unit | null;
+    unitOfPod(pod: unknown): UnitIdentity | null;
     /** The member a pod name points at, by the operator's naming (read only when nothing else is). */
-    unitOfPodName(name: string): Unit | null;
+    unitOfPodName(name: string): UnitIdentity | null;
     /** The cluster CR named by the pod's owner references. */
     crOwner(pod: unknown): string | null;
     /** Whether a pod could be the operator's by anything it shows; not an identification. */

@@ -4,7 +4,7 @@
 import { KOPERATOR } from '../koperator/profile';
 import type { LogRole, OperatorIdentity } from './profile';
 
-export const OPERATORS: readonly OperatorIdentity[] = [KOPERATOR as OperatorIdentity];
+export const OPERATORS: readonly OperatorIdentity[] = [KOPERATOR];
 
 /** The identity of the operator `id`: koperator when none is named (a finding without `operator`). */
 export function identityOf(id = 'koperator'): OperatorIdentity {

@@ -90,7 +90,7 @@ export function scopeWarnings(store: FactStore, opts: AnalysisOptions): string[]
     const name = store.nameOf(i);
     if (type === 'pod' && name) {
       const b = KOPERATOR.pods.unitOfPodName(name);
-      if (b) seen(ns, b.kafkaCluster);
+      if (b) seen(ns, b.cluster);
     } else if (type === 'kafkacluster' && name) {
       seen(ns, name);
     }

@@ -50,7 +50,17 @@ describe('the registry, with koperator alone', () => {
     expect(OWN_GROUPS).toEqual(['kafka.banzaicloud.io']);
     expect(KOPERATOR.ownResourceFolds).toEqual(['kafka*']);
     expect([...UNIT_CONFIG_RESOURCES]).toEqual(['configmaps']);
-    expect(KOPERATOR.unitConfig.nameOf({ kafkaCluster: 'events', brokerId: '2' })).toBe('events-config-2');
+    expect(KOPERATOR.unitConfig.nameOf('events', '2')).toBe('events-config-2');
+    expect(KOPERATOR.pods.unitOfPodName('events-kafka-2-x7k2p')).toEqual({
+      cluster: 'events-kafka',
+      unit: '2',
+    });
+    expect(KOPERATOR.pods.unitOfPod({ metadata: { labels: { kafka_cr: 'events', brokerId: '2' } } })).toEqual(
+      {
+        cluster: 'events',
+        unit: '2',
+      },
+    );
     expect(isUnitConfigWrite('configmaps', 'events-config-2')).toBe(true);
     expect(isUnitConfigWrite('configmaps', 'events-config')).toBe(false);
     expect(isUnitConfigWrite('secrets', 'events-config-2')).toBe(false);
