@@ -6,10 +6,9 @@ import { DOWNSCALE_EVIDENCE } from './removal';
 import type { FieldChange, Recreation } from '../model/findings';
 import type { Classification } from '../model/findings';
 import type { DiffDecision } from '../k8s/diff-decision';
-import { KOPERATOR } from '../koperator/profile';
 import { analysisOf, beforeAndAfterFix } from '../operators/analysis-registry';
 import type { ReconcileStep } from '../operators/profile';
-import { logRoleOf } from '../operators/registry';
+import { identityOf, logRoleOf } from '../operators/registry';
 import type { AnalysisOptions } from './options';
 import { attributeField } from './attribution';
 import { DEFAULT_ENV_ALLOWLIST, redactField } from './redact';
@@ -20,10 +19,10 @@ import { compareTimes, secondsBetween } from './time';
 import type { ClusterFacts, Incarnation } from './timeline';
 import { actorOf } from '../k8s/actor';
 
-// The operator replayed: koperator, the only profile so far (lib/operators/). Its identity
+// The operator replayed: the registry's default, koperator, the only profile so far (lib/operators/). Its identity
 // (config object's name) and its steps before the fix and at the fix, whose decisions make
 // `wouldRestart`.
-const OPERATOR = KOPERATOR;
+const OPERATOR = identityOf();
 const ANALYSIS = analysisOf(OPERATOR.id);
 const { before: BEFORE_FIX, fixed: FIXED } = beforeAndAfterFix(ANALYSIS);
 

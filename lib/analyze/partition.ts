@@ -11,10 +11,12 @@
 // assembleIncarnations.
 import type { ConfigMapWriteFact, KafkaClusterWriteFact, OperatorFact } from '../model/facts';
 import type { FactStore } from '../facts/store';
-import { KOPERATOR } from '../koperator/profile';
-import { logRoleOf } from '../operators/registry';
+import { identityOf, logRoleOf } from '../operators/registry';
 import { sortWithKeys } from './sort-by-key';
 import { factTime, parseMaybeJson } from './timeline';
+
+// The operator replayed: the registry's default, koperator (lib/operators/).
+const OPERATOR = identityOf();
 
 export interface Part {
   /** Pod facts, as store indices, in the timeline's order. */
@@ -41,7 +43,7 @@ const STAGE_RANK: Record<string, number> = {
 
 /** The part a pod named `name` in `ns` belongs to: its broker, or its namespace's rest. */
 function partKey(ns: string, name: string): string {
-  const b = KOPERATOR.pods.unitOfPodName(name);
+  const b = OPERATOR.pods.unitOfPodName(name);
   return b ? `${ns}\u0000${b.cluster}\u0000${b.unit}` : `${ns}\u0000`;
 }
 
@@ -107,7 +109,7 @@ export function partitionFacts(store: FactStore): Partitioned {
       (uid ? byUid.get(uid) : undefined) ?? (name ? byName.get(`${ns}/${name}`) : undefined);
     if (verb === 'create' && sub === null) {
       if (!ok(store.codeOf(i))) continue;
-      if (KOPERATOR.pods.crOwner(store.responseOf(i)) || KOPERATOR.pods.crOwner(store.requestOf(i)))
+      if (OPERATOR.pods.crOwner(store.responseOf(i)) || OPERATOR.pods.crOwner(store.requestOf(i)))
         learned.add(store.userOf(i)!);
       if (name) partOf(open(ns, name, uid).key).pods.push(i);
       else {

@@ -11,15 +11,16 @@ import type {
   PodWriteFact,
 } from '../model/facts';
 import { brokerOfUnit, type BrokerIdentity } from '../koperator/naming';
-import { KOPERATOR } from '../koperator/profile';
-import { logRoleOf } from '../operators/registry';
+import { identityOf, logRoleOf } from '../operators/registry';
 import { secondsBetween } from './time';
 import { actorOf } from '../k8s/actor';
 
-// The members of koperator's profile (lib/operators/), as the brokers the analysis groups by.
-const brokerOfPod = (pod: unknown): BrokerIdentity | null => brokerOfUnit(KOPERATOR.pods.unitOfPod(pod));
+// The operator replayed: the registry's default, koperator (lib/operators/). Its members are
+// the brokers the analysis groups by (findings keep kafkaCluster/brokerId).
+const OPERATOR = identityOf();
+const brokerOfPod = (pod: unknown): BrokerIdentity | null => brokerOfUnit(OPERATOR.pods.unitOfPod(pod));
 const brokerOfPodName = (name: string): BrokerIdentity | null =>
-  brokerOfUnit(KOPERATOR.pods.unitOfPodName(name));
+  brokerOfUnit(OPERATOR.pods.unitOfPodName(name));
 
 export interface Deletion {
   at: string;
