@@ -2,6 +2,7 @@
 // operator's, its CR's and its member's names, and the advice for one recreation by class.
 import type { Classification } from '../model/findings';
 import type { OperatorWords } from '../operators/profile';
+import { fixImpactBasis, fixImpactHeadline, fixImpactTampers, loopUpgradeReason } from './fix-impact-words';
 
 function recreationAdvice(c: Classification): string {
   switch (c) {
@@ -27,4 +28,10 @@ export const KOPERATOR_WORDS: OperatorWords = {
   unit: 'broker',
   unitOf: (namespace, cluster, unit) => `${namespace}/${cluster} broker ${unit}`,
   recreationAdvice,
+  fixImpact: {
+    headline: fixImpactHeadline,
+    basis: fixImpactBasis,
+    tampers: fixImpactTampers,
+    loopUpgradeReason,
+  },
 };

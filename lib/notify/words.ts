@@ -9,7 +9,6 @@ import { changeLines } from '../report/change-lines';
 
 /** A change line in a chat message or mail; the report has the whole value. */
 const CHANGE_LINE_CHARS = 150;
-import { loopUpgradeReason } from '../koperator/fix-impact-words';
 import { driftRecommendation, driftStatusWords, driftWriteWords } from './drift-words';
 import { identityOf } from '../operators/registry';
 
@@ -49,7 +48,9 @@ export function recommendationOf(m: AlertMessage): string {
 
 /** For a loop the fix would end, the reason to upgrade (summary.fixImpact's, for this loop); else null. */
 export function upgradeReasonOf(m: AlertMessage): string | null {
-  return m.findingType === 'loop' ? loopUpgradeReason(m.finding, m.latestRecreation, m.totalCount) : null;
+  return m.findingType === 'loop'
+    ? identityOf().words.fixImpact.loopUpgradeReason(m.finding, m.latestRecreation, m.totalCount)
+    : null;
 }
 
 /** What the alert is about: a broker, or for a fight the object fought over. */

@@ -12,7 +12,8 @@
 // koperator: pods listed by the labels `nifi_cr`/`nodeId`, its configuration in a Secret
 // `<cluster>-config-<id>`, log messages that carry the pod's name (`Deleting pod <name>`), and
 // steps around the diff that change from one version to the next.
-import type { Classification, FieldChange } from '../model/findings';
+import type { FixImpact } from '../analyze/fix-impact';
+import type { Classification, FieldChange, Loop, Recreation } from '../model/findings';
 import type { DiffDecision } from '../k8s/diff-decision';
 
 /**
@@ -104,6 +105,21 @@ export interface OperatorWords {
   unitOf(namespace: string, cluster: string, unit: string): string;
   /** Plain-words advice for one recreation of this class (a loop carries the analysis' own). */
   recreationAdvice(c: Classification): string;
+  /** The fix impact (summary.fixImpact) in the words a team lead forwards to decide the upgrade. */
+  readonly fixImpact: {
+    headline(fi: FixImpact): string;
+    /** How the downtime was measured, and what the sums leave out. */
+    basis(fi: FixImpact): string;
+    /** The reverts of people's writes the fix gives up, or null when there are none. */
+    tampers(fi: FixImpact): string | null;
+    /** A loop's reason to upgrade, for its alerts; null for loops the fix does not change. */
+    loopUpgradeReason(
+      loop: Pick<Loop, 'classification' | 'mutators'>,
+      latest: Recreation | null,
+      totalCount: number,
+      autoscalerUsers?: readonly string[],
+    ): string | null;
+  };
 }
 
 /** Where one operator log line belongs. */
