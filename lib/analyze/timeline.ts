@@ -10,7 +10,8 @@ import type {
   OperatorFact,
   PodWriteFact,
 } from '../model/facts';
-import { brokerOfUnit, type BrokerIdentity } from '../koperator/naming';
+import type { Recreation } from '../model/findings';
+import type { UnitIdentity } from '../operators/profile';
 import { identityOf, logRoleOf } from '../operators/registry';
 import { secondsBetween } from './time';
 import { actorOf } from '../k8s/actor';
@@ -18,6 +19,13 @@ import { actorOf } from '../k8s/actor';
 // The operator replayed: the registry's default, koperator (lib/operators/). Its members are
 // the brokers the analysis groups by (findings keep kafkaCluster/brokerId).
 const OPERATOR = identityOf();
+
+/** A member as the findings name it (findings-contract.md): `kafkaCluster`, `brokerId`. */
+export type BrokerIdentity = Pick<Recreation, 'kafkaCluster' | 'brokerId'>;
+
+function brokerOfUnit(u: UnitIdentity | null): BrokerIdentity | null {
+  return u === null ? null : { kafkaCluster: u.cluster, brokerId: u.unit };
+}
 const brokerOfPod = (pod: unknown): BrokerIdentity | null => brokerOfUnit(OPERATOR.pods.unitOfPod(pod));
 const brokerOfPodName = (name: string): BrokerIdentity | null =>
   brokerOfUnit(OPERATOR.pods.unitOfPodName(name));

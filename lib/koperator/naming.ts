@@ -11,11 +11,6 @@ export interface BrokerIdentity {
   brokerId: string;
 }
 
-/** A member of koperator's profile (lib/operators/profile.ts) as the broker it is. */
-export function brokerOfUnit(u: UnitIdentity | null): BrokerIdentity | null {
-  return u === null ? null : { kafkaCluster: u.cluster, brokerId: u.unit };
-}
-
 /** A broker as a member of koperator's profile. */
 export function unitOfBroker(b: BrokerIdentity | null): UnitIdentity | null {
   return b === null ? null : { cluster: b.kafkaCluster, unit: b.brokerId };
