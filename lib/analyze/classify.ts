@@ -8,6 +8,7 @@ import type { Classification } from '../model/findings';
 import type { DiffDecision } from '../k8s/diff-decision';
 import { analysisOf, beforeAndAfterFix } from '../operators/analysis-registry';
 import type { ReconcileStep } from '../operators/profile';
+import { wordsOf } from '../operators/words-registry';
 import { identityOf, logRoleOf } from '../operators/registry';
 import type { AnalysisOptions } from './options';
 import { attributeField } from './attribution';
@@ -124,7 +125,7 @@ export function classifyDeletion(
       .filter((d) => d.error !== undefined)
       .map(
         (d) =>
-          `diff failed as ${OPERATOR.words.operator}'s would (${d === three ? 'three-way' : 'intent'}): ${d.error!.replace(/: [{["].*$/s, '')}`,
+          `diff failed as ${wordsOf(OPERATOR.id).operator}'s would (${d === three ? 'three-way' : 'intent'}): ${d.error!.replace(/: [{["].*$/s, '')}`,
       );
     states.notes.push(...failures);
     if (intent.changed) {

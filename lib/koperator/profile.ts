@@ -4,7 +4,6 @@
 import type { LogRole, OperatorIdentity } from '../operators/profile';
 import { KEPT_LOG_KEYS, koperatorLogContext } from './log-context';
 import { MSG } from './log-messages';
-import { KOPERATOR_WORDS } from './words';
 import {
   brokerConfigMapName,
   brokerOfPod,
@@ -53,7 +52,6 @@ export const KOPERATOR: OperatorIdentity = {
     // app=kafka, kafka_cr, brokerId, an owner of kind KafkaCluster: `kafka`/`Kafka` or `brokerId`.
     markerTexts: ['afka', 'brokerId'],
   },
-  words: KOPERATOR_WORDS,
   logs: {
     roleOf: (msg) => ROLE_OF_MESSAGE.get(msg) ?? null,
     messages: MESSAGES,

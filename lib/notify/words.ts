@@ -10,7 +10,7 @@ import { changeLines } from '../report/change-lines';
 /** A change line in a chat message or mail; the report has the whole value. */
 const CHANGE_LINE_CHARS = 150;
 import { driftRecommendation, driftStatusWords, driftWriteWords } from './drift-words';
-import { identityOf } from '../operators/registry';
+import { wordsOf } from '../operators/words-registry';
 
 export const EVENT_TITLES: Record<AlertMessage['event'], string> = {
   'loop-started': 'Recreation loop started',
@@ -35,7 +35,7 @@ export function titleOf(m: AlertMessage): string {
 
 /** Plain-words advice per class, for single recreations (loops carry the analysis' own). */
 export function recommendationFor(c: Classification): string {
-  return identityOf().words.recreationAdvice(c);
+  return wordsOf().recreationAdvice(c);
 }
 
 export function recommendationOf(m: AlertMessage): string {
@@ -49,7 +49,7 @@ export function recommendationOf(m: AlertMessage): string {
 /** For a loop the fix would end, the reason to upgrade (summary.fixImpact's, for this loop); else null. */
 export function upgradeReasonOf(m: AlertMessage): string | null {
   return m.findingType === 'loop'
-    ? identityOf().words.fixImpact.loopUpgradeReason(m.finding, m.latestRecreation, m.totalCount)
+    ? wordsOf().fixImpact.loopUpgradeReason(m.finding, m.latestRecreation, m.totalCount)
     : null;
 }
 
@@ -57,7 +57,7 @@ export function upgradeReasonOf(m: AlertMessage): string | null {
 export function brokerOf(m: AlertMessage): string {
   if (m.findingType === 'fight') return `${m.finding.kind} over ${fightLabel(m.finding)}`;
   const f = m.finding;
-  return identityOf().words.unitOf(f.namespace, f.kafkaCluster, f.brokerId);
+  return wordsOf().unitOf(f.namespace, f.kafkaCluster, f.brokerId);
 }
 
 /** The class of a broker's finding, the kind of a fight, a drift's kind and severity. */

@@ -5,8 +5,9 @@
 // shares (strategic merge, the typed round trip, Calculate, the pod states) stays in the core
 // (lib/k8s, lib/analyze). A new operator is a sibling of lib/koperator/ with these two objects
 // and a table of its versions' steps, added to lib/operators/registry.ts (identity, which the
-// ingest reads) and lib/operators/analysis-registry.ts (the replay, which only the analysis
-// loads, so that the ingest's bundles stay small).
+// ingest reads), lib/operators/analysis-registry.ts (the replay, which only the analysis
+// loads) and lib/operators/words-registry.ts (its words, for reports and alerts), so that the
+// ingest's bundles stay small.
 //
 // Checked against NiFiKop (konpyutaika/nifikop, pkg/resources/nifi/nifi.go) as well as
 // koperator: pods listed by the labels `nifi_cr`/`nodeId`, its configuration in a Secret
@@ -81,8 +82,6 @@ export interface OperatorIdentity {
      */
     readonly markerTexts: readonly string[];
   };
-  /** How its findings are said to people. */
-  readonly words: OperatorWords;
   readonly logs: {
     /** What a log line means to the analysis, from its `msg`; null: a line the analysis never reads. */
     roleOf(msg: string): LogRole | null;

@@ -37,15 +37,11 @@ import {
 } from './format';
 import { escapeHtml } from './html/escape';
 import { docFixImpact } from './fix-impact';
-import { identityOf } from '../operators/registry';
+import { wordsOf } from '../operators/words-registry';
 import { shows, type Section } from './sections';
 
 // The fix impact in the words of the operator replayed (the registry's default, koperator).
-const {
-  headline: fixImpactHeadline,
-  basis: fixImpactBasis,
-  tampers: fixImpactTampers,
-} = identityOf().words.fixImpact;
+const { headline: fixImpactHeadline, basis: fixImpactBasis, tampers: fixImpactTampers } = wordsOf().fixImpact;
 
 export interface MarkdownRenderOptions {
   inputs?: string[];

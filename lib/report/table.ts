@@ -53,16 +53,12 @@ import {
   type TableOptions,
 } from './text-table';
 import { docFixImpact } from './fix-impact';
-import { identityOf } from '../operators/registry';
+import { wordsOf } from '../operators/words-registry';
 import { shows, type Section } from './sections';
 import { changeLines } from './change-lines';
 
 // The fix impact in the words of the operator replayed (the registry's default, koperator).
-const {
-  headline: fixImpactHeadline,
-  basis: fixImpactBasis,
-  tampers: fixImpactTampers,
-} = identityOf().words.fixImpact;
+const { headline: fixImpactHeadline, basis: fixImpactBasis, tampers: fixImpactTampers } = wordsOf().fixImpact;
 
 export interface TableRenderOptions {
   color: boolean;
