@@ -356,7 +356,7 @@ function projectOperator(line: OperatorLine, src: Src): OperatorFact | null {
   const op = operatorOfLogMessage(line.msg);
   if (op === null) return null;
   const f = line.fields;
-  const where = op.logs.context(f);
+  const where = op.logs.context(line.msg, f);
   const fields: Record<string, unknown> = {};
   for (const k of op.logs.keptKeys) if (f[k] !== undefined) fields[k] = f[k];
   Object.assign(fields, where.marks);

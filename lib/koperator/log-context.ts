@@ -16,7 +16,7 @@ export const KEPT_LOG_KEYS: readonly string[] = [
   'kind',
 ];
 
-export function koperatorLogContext(f: Record<string, unknown>): LogContext {
+export function koperatorLogContext(_msg: string, f: Record<string, unknown>): LogContext {
   const cr = isObject(f.KafkaCluster) ? f.KafkaCluster : undefined;
   const marks: Record<string, unknown> = {};
   // The downscale path logs `brokerId` before `pod`; key order is the only tell.

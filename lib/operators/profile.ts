@@ -87,8 +87,11 @@ export interface OperatorIdentity {
     roleOf(msg: string): LogRole | null;
     /** The message of a role that the analysis compares with directly (the messages logged). */
     readonly messages: Readonly<Record<LogRole, readonly string[]>>;
-    /** Where a line the analysis reads belongs, from its zap fields (the controller-runtime context). */
-    context(fields: Record<string, unknown>): LogContext;
+    /**
+     * Where a line the analysis reads belongs, from its message and zap fields (the
+     * controller-runtime context); NiFiKop's `Deleting pod <name>` names its pod in the message.
+     */
+    context(msg: string, fields: Record<string, unknown>): LogContext;
     /** The keys of the operator's own log calls kept in the fact (patch, current...); the rest stays behind. */
     readonly keptKeys: readonly string[];
   };

@@ -181,3 +181,48 @@ describe('an operator whose steps change by version (a NiFiKop-like table)', () 
     expect(compareVersions(a, b)).toBe(sign);
   });
 });
+
+describe('koperator’s log-line context', () => {
+  const ctx = (fields: Record<string, unknown>) => KOPERATOR.logs.context(MSG.brokerPodDeleted, fields);
+
+  it.each<[string, Record<string, unknown>, Partial<ReturnType<typeof ctx>>]>([
+    [
+      'the controller-runtime KafkaCluster object',
+      {
+        KafkaCluster: { name: 'events', namespace: 'kafka' },
+        name: 'x',
+        namespace: 'y',
+        pod: 'p',
+        brokerId: '2',
+      },
+      { cluster: 'events', namespace: 'kafka', pod: 'p', unit: '2' },
+    ],
+    [
+      'clusterName and clusterNamespace',
+      { clusterName: 'c', clusterNamespace: 'n' },
+      { cluster: 'c', namespace: 'n' },
+    ],
+    [
+      'older versions’ Request.Name',
+      { 'Request.Name': 'c', 'Request.Namespace': 'n' },
+      { cluster: 'c', namespace: 'n' },
+    ],
+    [
+      'a bare name with no KafkaCluster object',
+      { name: 'c', namespace: 'n' },
+      { cluster: 'c', namespace: 'n' },
+    ],
+    [
+      'a pod object reference and a numeric broker id',
+      { pod: { name: 'p' }, brokerId: 3 },
+      { pod: 'p', unit: '3' },
+    ],
+  ])('reads %s', (_name, fields, expected) => {
+    expect(ctx(fields)).toMatchObject(expected);
+  });
+
+  it('marks the downscale path, which logs brokerId before pod', () => {
+    expect(ctx({ brokerId: '2', pod: 'p' }).marks).toEqual({ brokerIdFirst: true });
+    expect(ctx({ pod: 'p', brokerId: '2' }).marks).toEqual({});
+  });
+});
