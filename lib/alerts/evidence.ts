@@ -9,7 +9,7 @@
 import { epochMicros } from '../analyze/time';
 import { driftEvidence } from '../drift/evidence';
 import { fightEvidence } from '../fights/evidence';
-import { isBrokerPodDelete } from '../koperator/evidence';
+import { isBrokerPodDelete } from '../operators/evidence';
 import type { Fact } from '../model/facts';
 
 export interface EvidenceRule {

@@ -5,9 +5,11 @@
 import { DOWNSCALE_EVIDENCE } from './removal';
 import type { FieldChange, Recreation } from '../model/findings';
 import type { Classification } from '../model/findings';
-import { intentDecision, threeWayDecision, type DiffDecision } from '../koperator/pod-diff';
-import { brokerConfigMapName } from '../koperator/naming';
-import { isTaintMessage, MSG } from '../koperator/log-messages';
+import type { DiffDecision } from '../k8s/diff-decision';
+import { analysisOf, beforeAndAfterFix } from '../operators/analysis-registry';
+import type { ReconcileStep } from '../operators/profile';
+import { wordsOf } from '../operators/words-registry';
+import { identityOf, logRoleOf } from '../operators/registry';
 import type { AnalysisOptions } from './options';
 import { attributeField } from './attribution';
 import { DEFAULT_ENV_ALLOWLIST, redactField } from './redact';
@@ -17,6 +19,13 @@ import { firstReadyAt } from './readiness';
 import { compareTimes, secondsBetween } from './time';
 import type { ClusterFacts, Incarnation } from './timeline';
 import { actorOf } from '../k8s/actor';
+
+// The operator replayed: the registry's default, koperator, the only profile so far (lib/operators/). Its identity
+// (config object's name) and its steps before the fix and at the fix, whose decisions make
+// `wouldRestart`.
+const OPERATOR = identityOf();
+const ANALYSIS = analysisOf(OPERATOR.id);
+const { before: BEFORE_FIX, fixed: FIXED } = beforeAndAfterFix(ANALYSIS);
 
 /** How far before a deletion an operator line or a cause may lie and still explain it. */
 const CAUSE_WINDOW_SECONDS = 120;
@@ -41,8 +50,8 @@ export function classifyDeletion(
   let three: DiffDecision | null = null;
   let intent: DiffDecision | null = null;
   if (known) {
-    three = threeWayDecision(states.original, states.modified, states.current);
-    intent = intentDecision(states.original, states.modified);
+    three = BEFORE_FIX.decide(states.original, states.modified, states.current);
+    intent = FIXED.decide(states.original, states.modified, states.current);
   }
   const wouldRestart = three && intent ? sharedVerdict(three.changed, intent.changed) : null;
 
@@ -81,25 +90,42 @@ export function classifyDeletion(
   }
   if (!tl.operatorUsers.has(deletion.by)) return rec('external-deletion');
 
-  const taint = taintEvidence(inc, states, opts);
-  if (taint) return rec('tainted-restart', [], [taint]);
-
-  if (!successor && isDownscale(inc, tl)) {
-    return rec(
-      'intent-change',
-      [],
-      [`${DOWNSCALE_EVIDENCE} no successor pod, and the operator removed the broker`],
-    );
-  }
-
-  if (three?.changed && intent) {
-    // Where Go's diff fails, koperator logs "could not match objects" and restarts the pod.
+  // The operator's own checks, in its order (its profile's reconcileSteps): the first that
+  // explains the deletion classifies it.
+  const explained = (step: ReconcileStep): Recreation | null => {
+    switch (step) {
+      case 'taintedLabels': {
+        const taint = taintEvidence(inc, states, opts);
+        return taint ? rec('tainted-restart', [], [taint]) : null;
+      }
+      case 'unitRemoved':
+        return !successor && isDownscale(inc, tl)
+          ? rec(
+              'intent-change',
+              [],
+              [`${DOWNSCALE_EVIDENCE} no successor pod, and the operator removed the broker`],
+            )
+          : null;
+      case 'podDiff':
+        return three?.changed && intent ? diffExplained(three, intent) : null;
+      case 'terminatedContainer': {
+        const terminated = terminationEvidence(inc);
+        return terminated ? rec('container-terminated', [], [terminated]) : null;
+      }
+      case 'unitConfigChanged': {
+        const config = configChangeEvidence(inc, tl);
+        return config ? rec('config-change', [], [config]) : null;
+      }
+    }
+  };
+  const diffExplained = (three: DiffDecision, intent: DiffDecision): Recreation => {
+    // Where Go's diff fails, the operator logs "could not match objects" and restarts the pod.
     // The message is cut before any JSON it quotes: an element may carry env values.
     const failures = [three, intent]
       .filter((d) => d.error !== undefined)
       .map(
         (d) =>
-          `diff failed as koperator's would (${d === three ? 'three-way' : 'intent'}): ${d.error!.replace(/: [{["].*$/s, '')}`,
+          `diff failed as ${wordsOf(OPERATOR.id).operator}'s would (${d === three ? 'three-way' : 'intent'}): ${d.error!.replace(/: [{["].*$/s, '')}`,
       );
     states.notes.push(...failures);
     if (intent.changed) {
@@ -124,12 +150,11 @@ export function classifyDeletion(
       };
     });
     return rec('external-mutation-revert', fields, extra);
+  };
+  for (const step of ANALYSIS.reconcileSteps) {
+    const r = explained(step);
+    if (r) return r;
   }
-
-  const terminated = terminationEvidence(inc);
-  if (terminated) return rec('container-terminated', [], [terminated]);
-  const config = configChangeEvidence(inc, tl);
-  if (config) return rec('config-change', [], [config]);
   if (!known) return rec('unknown', [], ['cannot replay the diff', ...states.notes]);
   return rec(
     'unknown',
@@ -149,7 +174,7 @@ export function uniqueInOrder(a: string[], b: string[]): string[] {
 }
 
 function taintEvidence(inc: Incarnation, states: PodStates, opts: AnalysisOptions): string | null {
-  const line = linesBefore(inc).find((l) => isTaintMessage(l.msg));
+  const line = linesBefore(inc).find((l) => logRoleOf(l.msg) === 'taintedDeleting');
   if (line) return `operator: "${line.msg}" at ${line.at} (${line.src.source}:${line.src.line})`;
   const selector = opts.taintedBrokersSelector;
   const labels = isObject(states.current?.metadata) ? states.current.metadata.labels : undefined;
@@ -162,7 +187,7 @@ function taintEvidence(inc: Incarnation, states: PodStates, opts: AnalysisOption
 }
 
 function terminationEvidence(inc: Incarnation): string | null {
-  const line = linesBefore(inc).find((l) => l.msg === MSG.terminatedContainer);
+  const line = linesBefore(inc).find((l) => logRoleOf(l.msg) === 'terminatedContainer');
   if (line) {
     const f = line.fields;
     return `operator: terminated container ${String(f.containerName ?? '?')} (${String(f.reason ?? '?')}, exit ${String(f.exitCode ?? '?')}) at ${line.at}`;
@@ -192,7 +217,7 @@ function terminationEvidence(inc: Incarnation): string | null {
 
 function configChangeEvidence(inc: Incarnation, tl: ClusterFacts): string | null {
   const broker = inc.broker!;
-  const cmName = brokerConfigMapName(broker.kafkaCluster, broker.brokerId);
+  const cmName = OPERATOR.unitConfig.nameOf(broker.kafkaCluster, broker.brokerId);
   const from = inc.createdAt;
   const until = inc.deletion!.at;
   const write = tl.configMapWrites.find(
@@ -209,10 +234,10 @@ function configChangeEvidence(inc: Incarnation, tl: ClusterFacts): string | null
 }
 
 function isDownscale(inc: Incarnation, tl: ClusterFacts): boolean {
-  const deleted = linesBefore(inc).find((l) => l.msg === MSG.brokerPodDeleted);
+  const deleted = linesBefore(inc).find((l) => logRoleOf(l.msg) === 'unitPodDeleted');
   if (deleted?.fields.brokerIdFirst === true) return true;
   const broker = inc.broker!;
-  const cmName = brokerConfigMapName(broker.kafkaCluster, broker.brokerId);
+  const cmName = OPERATOR.unitConfig.nameOf(broker.kafkaCluster, broker.brokerId);
   return tl.configMapWrites.some(
     (w) =>
       w.namespace === inc.namespace &&

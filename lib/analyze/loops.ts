@@ -2,7 +2,7 @@
 // broker, each initiated by the operator, none more than `loopMaxGapSeconds` after the
 // previous one. A deletion by anyone else ends the run.
 import type { Classification, DeletedPod, FieldChange, Loop, Recreation } from '../model/findings';
-import { loopRecommendation } from '../koperator/recommendation';
+import { analysisOf } from '../operators/analysis-registry';
 import type { AnalysisOptions } from './options';
 import { sortByKey } from './sort-by-key';
 import { compareTimes, epochMicros, secondsBetween } from './time';
@@ -83,7 +83,7 @@ function toLoop(run: LoopInput[], newestAt: string): Loop {
     fields,
     mutators,
     active,
-    recommendation: loopRecommendation(classification, written),
+    recommendation: analysisOf().loopRecommendation(classification, written),
   };
 }
 

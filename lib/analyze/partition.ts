@@ -11,10 +11,12 @@
 // assembleIncarnations.
 import type { ConfigMapWriteFact, KafkaClusterWriteFact, OperatorFact } from '../model/facts';
 import type { FactStore } from '../facts/store';
-import { brokerOfPodName, kafkaClusterOwner } from '../koperator/naming';
-import { MSG } from '../koperator/log-messages';
+import { identityOf, logRoleOf } from '../operators/registry';
 import { sortWithKeys } from './sort-by-key';
 import { factTime, parseMaybeJson } from './timeline';
+
+// The operator replayed: the registry's default, koperator (lib/operators/).
+const OPERATOR = identityOf();
 
 export interface Part {
   /** Pod facts, as store indices, in the timeline's order. */
@@ -41,8 +43,8 @@ const STAGE_RANK: Record<string, number> = {
 
 /** The part a pod named `name` in `ns` belongs to: its broker, or its namespace's rest. */
 function partKey(ns: string, name: string): string {
-  const b = brokerOfPodName(name);
-  return b ? `${ns}\u0000${b.kafkaCluster}\u0000${b.brokerId}` : `${ns}\u0000`;
+  const b = OPERATOR.pods.unitOfPodName(name);
+  return b ? `${ns}\u0000${b.cluster}\u0000${b.unit}` : `${ns}\u0000`;
 }
 
 const ok = (code: number | null) => code === null || (code >= 200 && code < 300);
@@ -107,7 +109,7 @@ export function partitionFacts(store: FactStore): Partitioned {
       (uid ? byUid.get(uid) : undefined) ?? (name ? byName.get(`${ns}/${name}`) : undefined);
     if (verb === 'create' && sub === null) {
       if (!ok(store.codeOf(i))) continue;
-      if (kafkaClusterOwner(store.responseOf(i)) || kafkaClusterOwner(store.requestOf(i)))
+      if (OPERATOR.pods.crOwner(store.responseOf(i)) || OPERATOR.pods.crOwner(store.requestOf(i)))
         learned.add(store.userOf(i)!);
       if (name) partOf(open(ns, name, uid).key).pods.push(i);
       else {
@@ -149,7 +151,7 @@ export function partitionFacts(store: FactStore): Partitioned {
     const line = store.fact(i) as OperatorFact;
     let name = line.pod;
     let ns = line.namespace;
-    if (!name && line.msg === MSG.resourceDiffs) {
+    if (!name && logRoleOf(line.msg) === 'resourceDiffs') {
       const meta = metadataOf(parseMaybeJson(line.fields.current));
       if (typeof meta?.name === 'string') name = meta.name;
       if (typeof meta?.namespace === 'string') ns = meta.namespace;

@@ -5,7 +5,7 @@
 import { decodeLastApplied, LAST_APPLIED_ANNOTATION } from '../k8s/last-applied';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '../k8s/apply-patch';
 import type { KafkaClusterWriteFact, OperatorFact, PodWriteFact } from '../model/facts';
-import { MSG } from '../koperator/log-messages';
+import { logRoleOf } from '../operators/registry';
 import { BoundedCache } from '../k8s/bounded-cache';
 import { compareTimes } from './time';
 import { parseMaybeJson, type Incarnation } from './timeline';
@@ -58,7 +58,7 @@ export function verboseDiffLine(inc: Incarnation): OperatorFact | null {
   const until = inc.deletion?.at;
   let found: OperatorFact | null = null;
   for (const l of inc.operatorLines) {
-    if (l.msg !== MSG.resourceDiffs) continue;
+    if (logRoleOf(l.msg) !== 'resourceDiffs') continue;
     if (until && compareTimes(l.at, until) > 5_000_000) continue;
     found = l;
   }

@@ -10,10 +10,25 @@ import type {
   OperatorFact,
   PodWriteFact,
 } from '../model/facts';
-import { brokerOfPod, brokerOfPodName, type BrokerIdentity } from '../koperator/naming';
-import { MSG } from '../koperator/log-messages';
+import type { Recreation } from '../model/findings';
+import type { UnitIdentity } from '../operators/profile';
+import { identityOf, logRoleOf } from '../operators/registry';
 import { secondsBetween } from './time';
 import { actorOf } from '../k8s/actor';
+
+// The operator replayed: the registry's default, koperator (lib/operators/). Its members are
+// the brokers the analysis groups by (findings keep kafkaCluster/brokerId).
+const OPERATOR = identityOf();
+
+/** A member as the findings name it (findings-contract.md): `kafkaCluster`, `brokerId`. */
+export type BrokerIdentity = Pick<Recreation, 'kafkaCluster' | 'brokerId'>;
+
+function brokerOfUnit(u: UnitIdentity | null): BrokerIdentity | null {
+  return u === null ? null : { kafkaCluster: u.cluster, brokerId: u.unit };
+}
+const brokerOfPod = (pod: unknown): BrokerIdentity | null => brokerOfUnit(OPERATOR.pods.unitOfPod(pod));
+const brokerOfPodName = (name: string): BrokerIdentity | null =>
+  brokerOfUnit(OPERATOR.pods.unitOfPodName(name));
 
 export interface Deletion {
   at: string;
@@ -208,7 +223,7 @@ function usersConfirmedByOperatorLines(all: Incarnation[]): Set<string> {
     const d = inc.deletion;
     if (!d || d.via !== 'delete' || !d.by) continue;
     const confirmed = inc.operatorLines.some((l) => {
-      if (l.msg !== MSG.brokerPodDeleted) return false;
+      if (logRoleOf(l.msg) !== 'unitPodDeleted') return false;
       const s = secondsBetween(d.at, l.at);
       return s >= -5 && s <= 30;
     });
@@ -224,7 +239,7 @@ function isOperatorsPod(inc: Incarnation, operators: Set<string>): boolean {
 }
 
 function namedByDeletedLine(inc: Incarnation): boolean {
-  return inc.operatorLines.some((l) => l.msg === MSG.brokerPodDeleted);
+  return inc.operatorLines.some((l) => logRoleOf(l.msg) === 'unitPodDeleted');
 }
 
 function attachOperatorLine(
@@ -234,7 +249,7 @@ function attachOperatorLine(
 ): void {
   let name = line.pod;
   let ns = line.namespace;
-  if (!name && line.msg === MSG.resourceDiffs) {
+  if (!name && logRoleOf(line.msg) === 'resourceDiffs') {
     const current = parseMaybeJson(line.fields.current);
     const meta =
       current && typeof current === 'object' ? (current as Record<string, unknown>).metadata : null;

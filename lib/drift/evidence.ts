@@ -10,7 +10,7 @@
 // koperator does not declare.
 import { isBuiltinPodController } from '../fights/relevance';
 import { decodeLastApplied, LAST_APPLIED_ANNOTATION } from '../k8s/last-applied';
-import { brokerOfPodName, mayBeKoperatorPod } from '../koperator/naming';
+import { isOperatorPodName, mayBeOperatorPod } from '../operators/registry';
 import type { Fact, PodWriteFact } from '../model/facts';
 
 const succeeded = (code: number | null): boolean => code === null || (code >= 200 && code < 300);
@@ -23,7 +23,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 const isBrokerPod = (f: PodWriteFact): boolean =>
-  mayBeKoperatorPod(f.response) || (f.name !== null && brokerOfPodName(f.name) !== null);
+  mayBeOperatorPod(f.response) || (f.name !== null && isOperatorPodName(f.name));
 
 /** The labels and annotations koperator declares for the pod, or null where the write does not show them. */
 function declaredMetadata(pod: unknown): { labels: Set<string>; annotations: Set<string> } | null {

@@ -6,7 +6,7 @@ import { DEFAULT_ENV_ALLOWLIST, redactField } from '../analyze/redact';
 import { pathsOverlap, sameFieldValue, valueAtPath } from '../analyze/field-value';
 import { namedPaths } from '../analyze/attribution';
 import { actorOf } from '../k8s/actor';
-import { threeWayDecision } from '../koperator/pod-diff';
+import { analysisOf, beforeAndAfterFix } from '../operators/analysis-registry';
 import type { PodWriteFact } from '../model/facts';
 import type { Drift, DriftField } from '../model/findings';
 import {
@@ -19,6 +19,9 @@ import {
 import { isAutoscalerUser } from '../k8s/writers';
 import { kindOf, severityOf } from './kind';
 import { statesOfWrites, type Pod } from './pod-states';
+
+/** The operator before the fix (koperator's three-way diff), which a drift would make restart. */
+const BEFORE_FIX = beforeAndAfterFix(analysisOf()).before;
 
 export interface PodDriftOptions {
   operatorUsers: ReadonlySet<string>;
@@ -82,7 +85,7 @@ export function podDrifts(inc: Incarnation, opts: PodDriftOptions): PodDrifts {
       severity: severityOf(kind, found.fields, isAutoscalerUser(by, opts.autoscalerUsers)),
       ended: null,
       preFixWouldRevert:
-        declared !== null && after !== null && threeWayDecision(declared, declared, after).changed,
+        declared !== null && after !== null && BEFORE_FIX.decide(declared, declared, after).changed,
       evidence: [w.auditID],
     };
     result.drifts.push(drift);

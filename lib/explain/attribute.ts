@@ -4,7 +4,7 @@
 // annotation's form. With --desired, a desired pod copied from `kubectl get pod -o yaml`
 // carries what the API server fills in and whatever changed the live pod; only where the
 // desired pod holds a value the live pod does not is it the desired pod's own change.
-import type { FieldDiff } from '../koperator/pod-diff';
+import type { FieldDiff } from '../k8s/diff-decision';
 import { isServerFilledPodPath, onlyDefaultTolerationsAdded } from '../k8s/server-filled';
 import type { RecordedChange } from './webhook-markers';
 

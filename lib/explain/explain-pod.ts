@@ -4,16 +4,20 @@
 // modified = the last-applied annotation as koperator's own marshalling writes it.
 import { diffFields } from '../k8s/field-diff';
 import { decodeLastApplied, LAST_APPLIED_ANNOTATION } from '../k8s/last-applied';
-import type { FieldDiff } from '../koperator/pod-diff';
-import { intentDecision, lastAppliedConfiguration, threeWayDecision } from '../koperator/pod-diff';
+import type { FieldDiff } from '../k8s/diff-decision';
+import { lastAppliedConfiguration } from '../koperator/pod-diff';
+import { analysisOf, beforeAndAfterFix } from '../operators/analysis-registry';
 import { annotationForm, describeForm, type AnnotationForm } from './annotation-form';
 import { attributeIntent, attributeRevert, type DiffCause, type ExplainedField } from './attribute';
 import { detectWebhookMarkers, recordedChanges, type MarkerHit } from './webhook-markers';
 import { redactField } from '../analyze/redact';
 import { changeLines } from '../report/change-lines';
 import { DEFAULT_TOLERATION_KEYS } from '../k8s/server-filled';
-import { FIXED_OPERATOR_VERSION, loopRecommendation } from '../koperator/recommendation';
 import { twinsKept } from '../koperator/tolerations';
+
+// koperator's replay (lib/operators/): before the fix, and at the fix.
+const KOPERATOR_ANALYSIS = analysisOf('koperator');
+const { before: BEFORE_FIX, fixed: FIXED } = beforeAndAfterFix(KOPERATOR_ANALYSIS);
 
 export interface PodExplanation {
   pod: {
@@ -94,8 +98,8 @@ export function explainPod(live: Record<string, unknown>, desired?: Record<strin
   // (pod-diff.ts), so modified = original is the annotation as koperator would write it.
   const stamped = desired ? stampedOriginal(desired, raw) : null;
   const modified = stamped ?? desired ?? original;
-  const three = redacted(threeWayDecision(original, modified, live));
-  const intent = redacted(intentDecision(original, modified));
+  const three = redacted(BEFORE_FIX.decide(original, modified, live));
+  const intent = redacted(FIXED.decide(original, modified, live));
   const recorded = recordedChanges(live);
   const fields = attributeIntent(intent.fields, {
     desiredGiven: desired !== undefined,
@@ -235,7 +239,7 @@ function recommendationOf(e: PodExplanation, form: AnnotationForm): string | nul
   // such, never credited to a webhook that ran.
   if (e.beforeFix.restarts && reverted.length > 0)
     out.push(
-      loopRecommendation(
+      KOPERATOR_ANALYSIS.loopRecommendation(
         'external-mutation-revert',
         reverted.map((f) =>
           f.by ? { path: f.path, by: f.by, via: 'admission' as const } : { path: f.path, by: null },
@@ -246,7 +250,7 @@ function recommendationOf(e: PodExplanation, form: AnnotationForm): string | nul
   if (e.beforeFix.restarts && twins && !copiedDefaults.has('spec.tolerations'))
     out.push(
       'Declare the tolerations without tolerationSeconds in the KafkaCluster, or move to the intent-aware operator ' +
-        `(${FIXED_OPERATOR_VERSION} or later): koperator's toleration merge keeps one with tolerationSeconds beside ` +
+        `(${KOPERATOR_ANALYSIS.fixedVersion} or later): koperator's toleration merge keeps one with tolerationSeconds beside ` +
         'its live twin, a difference it restarts the broker for at every reconcile.',
     );
   if (own.size > 0)

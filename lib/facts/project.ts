@@ -8,8 +8,12 @@ import type { LogRecord } from '../model/record';
 import type { OperatorLine } from '../model/operator-line';
 import { ValueInterner } from './value-interner';
 import { BoundedCache } from '../k8s/bounded-cache';
-import { USED_MESSAGES } from '../koperator/log-messages';
-import { mayBeKoperatorPod } from '../koperator/naming';
+import {
+  CR_RESOURCES,
+  mayBeOperatorPod,
+  operatorOfLogMessage,
+  UNIT_CONFIG_RESOURCES,
+} from '../operators/registry';
 import { isBuiltinPodController, isFightObjectWrite } from '../fights/relevance';
 import { projectObjectWrite, webhookChanges } from './project-object';
 
@@ -51,19 +55,16 @@ function projectAudit(e: AuditEvent, src: Src): Fact | null {
     code: typeof e.responseStatus?.code === 'number' ? e.responseStatus.code : null,
     ...impersonation(e),
   };
-  switch (ref.resource) {
-    case 'pods':
-      return projectPod(e, base, response);
-    case 'kafkaclusters':
-      return { type: 'kafkacluster', ...base };
-    case 'configmaps':
-      return { type: 'configmap', ...base };
-    default:
-      return typeof ref.resource === 'string' &&
-        isFightObjectWrite(e.verb, ref.resource, ref.subresource, ref.apiGroup)
-        ? projectObjectWrite(e, base, ref.apiGroup ?? '', ref.resource)
-        : null;
-  }
+  const resource = ref.resource;
+  if (resource === 'pods') return projectPod(e, base, response);
+  // An operator's cluster CR and its members' configuration objects: metadata only. The fact
+  // types keep koperator's names (`kafkacluster`, `configmap`): they are the facts' format.
+  if (typeof resource === 'string' && CR_RESOURCES.has(resource)) return { type: 'kafkacluster', ...base };
+  if (typeof resource === 'string' && UNIT_CONFIG_RESOURCES.has(resource))
+    return { type: 'configmap', ...base };
+  return typeof resource === 'string' && isFightObjectWrite(e.verb, resource, ref.subresource, ref.apiGroup)
+    ? projectObjectWrite(e, base, ref.apiGroup ?? '', resource)
+    : null;
 }
 
 /** The impersonated user, as an optional member (absent, not undefined, when there is none). */
@@ -118,8 +119,8 @@ function projectPod(
   // Without bodies (Metadata level) nothing tells, so every admission is kept.
   const foreign =
     (fact.request !== undefined || fact.response !== undefined) &&
-    !mayBeKoperatorPod(request) &&
-    !mayBeKoperatorPod(response);
+    !mayBeOperatorPod(request) &&
+    !mayBeOperatorPod(response);
   const webhooks = !foreign
     ? webhookMutations(e.annotations)
     : e.verb === 'create' && !isBuiltinPodController(base.user)
@@ -212,14 +213,14 @@ export function shareFactParts(f: Fact): Fact {
 
 /** A stored pod body with its metadata and spec members interned (as slimPod leaves them). */
 function sharePod(pod: Record<string, unknown>): Record<string, unknown> {
-  if (!mayBeKoperatorPod(pod)) return pod;
+  if (!mayBeOperatorPod(pod)) return pod;
   if (isObject(pod.metadata)) pod.metadata = internMembers({ ...pod.metadata });
   if (isObject(pod.spec)) pod.spec = internMembers({ ...pod.spec });
   return pod;
 }
 
 function slimPod(pod: Record<string, unknown>): Record<string, unknown> {
-  if (!mayBeKoperatorPod(pod)) return podIdentity(pod);
+  if (!mayBeOperatorPod(pod)) return podIdentity(pod);
   // Only broker pods repeat in loops and reach the analysis's caches: their parts are
   // interned so that a loop's pods hold one copy.
   const meta = isObject(pod.metadata) ? internMembers({ ...pod.metadata }) : undefined;
@@ -351,49 +352,24 @@ function readyCondition(conditions: unknown): Record<string, unknown> | null {
       : { type: 'Ready', status: c.status };
 }
 
-/** Keys of the operator's own log calls the analysis reads; the rest stays behind. */
-const OPERATOR_KEYS = [
-  'patch',
-  'current',
-  'modified',
-  'original',
-  'containerName',
-  'exitCode',
-  'reason',
-  'kind',
-];
-
 function projectOperator(line: OperatorLine, src: Src): OperatorFact | null {
-  if (!USED_MESSAGES.has(line.msg)) return null;
+  const op = operatorOfLogMessage(line.msg);
+  if (op === null) return null;
   const f = line.fields;
-  const cr = isObject(f.KafkaCluster) ? f.KafkaCluster : undefined;
-  const pod = typeof f.pod === 'string' ? f.pod : stringAt(f.pod, 'name');
+  const where = op.logs.context(line.msg, f);
   const fields: Record<string, unknown> = {};
-  for (const k of OPERATOR_KEYS) if (f[k] !== undefined) fields[k] = f[k];
-  // The downscale path logs `brokerId` before `pod`; key order is the only tell.
-  const keys = Object.keys(f);
-  if (keys.includes('brokerId') && keys.includes('pod') && keys.indexOf('brokerId') < keys.indexOf('pod')) {
-    fields.brokerIdFirst = true;
-  }
+  for (const k of op.logs.keptKeys) if (f[k] !== undefined) fields[k] = f[k];
+  Object.assign(fields, where.marks);
   return {
     type: 'operator',
     at: line.ts,
     src,
     msg: internText(line.msg),
     level: internText(line.level),
-    kafkaCluster: internText(
-      stringAt(cr, 'name') ?? str(f.clusterName) ?? str(f['Request.Name']) ?? (cr ? null : str(f.name)),
-    ),
-    namespace: internText(
-      stringAt(cr, 'namespace') ?? str(f.clusterNamespace) ?? str(f['Request.Namespace']) ?? str(f.namespace),
-    ),
-    pod: internText(pod),
-    brokerId:
-      typeof f.brokerId === 'string'
-        ? f.brokerId
-        : typeof f.brokerId === 'number'
-          ? String(f.brokerId)
-          : null,
+    kafkaCluster: internText(where.cluster),
+    namespace: internText(where.namespace),
+    pod: internText(where.pod),
+    brokerId: where.unit,
     fields,
   };
 }

@@ -15,7 +15,7 @@
 import type { Fact, OperatorFact } from '../model/facts';
 import type { SourceRef } from '../model/record';
 import { epochMicros } from '../analyze/time';
-import { mayBeKoperatorPod } from '../koperator/naming';
+import { mayBeOperatorPod } from '../operators/registry';
 import { BodyTable, NO_BODY } from './body-table';
 
 const KINDS = ['pod', 'kafkacluster', 'configmap', 'operator'] as const;
@@ -260,8 +260,8 @@ export class FactStore {
     if (f.type === 'pod') {
       // Bodies of pods that cannot be koperator's are neither interned by the projection nor
       // read past their labels: laying them out would cost time and save nothing.
-      c.request[j] = this.bodies.encode(f.request, mayBeKoperatorPod(f.request));
-      c.response[j] = this.bodies.encode(f.response, mayBeKoperatorPod(f.response));
+      c.request[j] = this.bodies.encode(f.request, mayBeOperatorPod(f.request));
+      c.response[j] = this.bodies.encode(f.response, mayBeOperatorPod(f.response));
       c.webhooks[j] = this.bodies.encode(f.webhooks);
       const pt = PATCH_TYPES.indexOf(f.patchType);
       c.patchType[j] = pt < 0 ? 0 : pt;

@@ -4,6 +4,8 @@
 // reviews, node traffic, status subresources. Pods are the recreate detector's and reach
 // the facts by koperator's own rules, widened to other operators' deletes.
 
+import { OWN_GROUPS, OWN_RESOURCES } from '../operators/registry';
+
 /** Resources whose writes are never a fight, or never one this analysis may look into. */
 export const IGNORED_RESOURCES: ReadonlySet<string> = new Set([
   'leases',
@@ -28,15 +30,13 @@ export const IGNORED_RESOURCES: ReadonlySet<string> = new Set([
   // Service accounts' only frequent writes are token requests.
   'serviceaccounts',
   'namespaces',
-  // koperator's own resources have their exact replay (findings-contract.md).
-  'kafkaclusters',
-  'kafkatopics',
-  'kafkausers',
-  'cruisecontroloperations',
+  // The operators' own resources have their exact replay (findings-contract.md); koperator's:
+  // kafkaclusters, kafkatopics, kafkausers, cruisecontroloperations.
+  ...OWN_RESOURCES,
 ]);
 
-/** API groups whose objects belong to koperator's replay, never to fights. */
-export const IGNORED_GROUPS: ReadonlySet<string> = new Set(['kafka.banzaicloud.io']);
+/** API groups whose objects belong to an operator's replay, never to fights. */
+export const IGNORED_GROUPS: ReadonlySet<string> = new Set(OWN_GROUPS);
 
 const READ_VERBS = new Set(['get', 'list', 'watch']);
 

@@ -3,7 +3,7 @@
 // and the pod creates, deletes and evictions of pods koperator does not own.
 import type { FactStore } from '../facts/store';
 import type { ObjectWriteFact, PodWriteFact } from '../model/facts';
-import { brokerOfPodName, mayBeKoperatorPod } from '../koperator/naming';
+import { isOperatorPodName, mayBeOperatorPod } from '../operators/registry';
 import { isBuiltinPodController } from './relevance';
 import { epochMicros } from '../analyze/time';
 import { sortByKey } from '../analyze/sort-by-key';
@@ -66,7 +66,7 @@ export function buildWriteTimeline(store: FactStore): WriteTimeline {
     // Named like a koperator broker: koperator's own replay has it (and its bodies, the
     // largest in the store, need not be built here).
     const name = store.nameOf(i);
-    if (name !== null && brokerOfPodName(name) !== null) continue;
+    if (name !== null && isOperatorPodName(name)) continue;
     const f = store.fact(i) as PodWriteFact;
     if (isKoperatorPod(f)) continue;
     pods.push(f);
@@ -109,7 +109,7 @@ function dedupePods(pods: PodWriteFact[]): PodWriteFact[] {
  * pattern alone: a broker pod must never be reported twice, and its replay is exact.
  */
 export function isKoperatorPod(f: PodWriteFact): boolean {
-  if (mayBeKoperatorPod(f.request) || mayBeKoperatorPod(f.response)) return true;
+  if (mayBeOperatorPod(f.request) || mayBeOperatorPod(f.response)) return true;
   const hasBody = f.request !== undefined || f.response !== undefined;
-  return !hasBody && f.name !== null && brokerOfPodName(f.name) !== null;
+  return !hasBody && f.name !== null && isOperatorPodName(f.name);
 }

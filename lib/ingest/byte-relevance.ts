@@ -22,7 +22,13 @@
 // the message is judged without being unescaped or decoded. Any other escape of the
 // string (`\u0022` could spell a quote of the event, `\n` a raw control character) is
 // unusual and left to the string path.
-import { brokerOfPodName } from '../koperator/naming';
+import {
+  CR_RESOURCES,
+  isOperatorPodName,
+  isUnitConfigWrite,
+  MARKER_TEXTS,
+  UNIT_CONFIG_RESOURCES,
+} from '../operators/registry';
 import { isBuiltinPodController, isFightObjectWrite } from '../fights/relevance';
 
 export const enum ByteVerdict {
@@ -622,9 +628,8 @@ function scanHead(buf: Buffer, start: number, end: number): boolean {
 }
 
 const READ_VERBS: ReadonlySet<string> = new Set(['get', 'list', 'watch']);
-const BROKER_CONFIG_NAME = /-config-\d+$/;
-const AFKA = Buffer.from('afka');
-const BROKER_ID = Buffer.from('brokerId');
+/** The operators' pod markers (koperator: `afka`, `brokerId`), as bytes. */
+const MARKERS: readonly Buffer[] = MARKER_TEXTS.map((t) => Buffer.from(t));
 /** What an escape that spells an ASCII letter (`\u0061`) holds; see unicodeEscape. */
 const ASCII_ESCAPE = Buffer.from('u00');
 
@@ -662,25 +667,19 @@ function judge(buf: Buffer, start: number, end: number): ByteVerdict {
   if (!refSeen || refResource < 0) return ByteVerdict.Irrelevant;
   const resource = token(buf, refResource, refResourceTo);
   const sub = refSub >= 0 && refSubTo > refSub ? token(buf, refSub, refSubTo) : null;
-  switch (resource) {
-    case 'kafkaclusters':
-      return sub === null ? ByteVerdict.Parse : ByteVerdict.Irrelevant;
-    case 'configmaps':
-      return refName >= 0 && BROKER_CONFIG_NAME.test(token(buf, refName, refNameTo))
-        ? ByteVerdict.Parse
-        : ByteVerdict.Irrelevant;
-    case 'pods':
-      return podVerdict(buf, verb, sub, start, end);
-    default: {
-      const group = refGroup >= 0 ? token(buf, refGroup, refGroupTo) : null;
-      if (!isFightObjectWrite(verb, resource, sub, group)) return ByteVerdict.Irrelevant;
-      // The text pre-filter drops a fight write's first stage when its line names none of
-      // koperator's words (filter.ts): that line is left to it, to be judged exactly so.
-      return stageTo - stageFrom === REQUEST_RECEIVED.length && is(buf, stageFrom, REQUEST_RECEIVED)
-        ? ByteVerdict.Unsure
-        : ByteVerdict.Parse;
-    }
-  }
+  if (resource === 'pods') return podVerdict(buf, verb, sub, start, end);
+  if (CR_RESOURCES.has(resource)) return sub === null ? ByteVerdict.Parse : ByteVerdict.Irrelevant;
+  if (UNIT_CONFIG_RESOURCES.has(resource))
+    return refName >= 0 && isUnitConfigWrite(resource, token(buf, refName, refNameTo))
+      ? ByteVerdict.Parse
+      : ByteVerdict.Irrelevant;
+  const group = refGroup >= 0 ? token(buf, refGroup, refGroupTo) : null;
+  if (!isFightObjectWrite(verb, resource, sub, group)) return ByteVerdict.Irrelevant;
+  // The text pre-filter drops a fight write's first stage when its line names none of
+  // the operators' words (filter.ts): that line is left to it, to be judged exactly so.
+  return stageTo - stageFrom === REQUEST_RECEIVED.length && is(buf, stageFrom, REQUEST_RECEIVED)
+    ? ByteVerdict.Unsure
+    : ByteVerdict.Parse;
 }
 
 const POD_RESOURCE = Buffer.from('"resource":"pods"');
@@ -706,14 +705,14 @@ function podVerdict(buf: Buffer, verb: string, sub: string | null, start: number
     if (!isBuiltinPodController(userFrom < 0 ? 'undefined' : token(buf, userFrom, userTo)))
       return ByteVerdict.Parse;
   }
-  if (brokerOfPodName(token(buf, refName, refNameTo)) !== null) return ByteVerdict.Parse;
-  // mayBeKoperatorPod of both bodies, as the string pre-filter proves it: every label,
-  // owner and API group it looks for spells `kafka`/`Kafka` or `brokerId`, and only an
+  if (isOperatorPodName(token(buf, refName, refNameTo))) return ByteVerdict.Parse;
+  // mayBeOperatorPod of both bodies, as the string pre-filter proves it: every label,
+  // owner and API group it looks for spells a profile's marker text (koperator's:
+  // `kafka`/`Kafka` or `brokerId`), and only an
   // escape of an ASCII letter (`\u00XX`, plain or escaped) could spell them otherwise.
   // Searched within the line's own view: a search of the whole buffer would run on to the
   // next kafka line, which may be the end of the chunk.
   const line = buf.subarray(start, end);
-  return line.includes(AFKA) || line.includes(BROKER_ID) || line.includes(ASCII_ESCAPE)
-    ? ByteVerdict.Parse
-    : ByteVerdict.Irrelevant;
+  for (const m of MARKERS) if (line.includes(m)) return ByteVerdict.Parse;
+  return line.includes(ASCII_ESCAPE) ? ByteVerdict.Parse : ByteVerdict.Irrelevant;
 }

@@ -16,40 +16,45 @@
 // decided before this, on their bytes (byte-relevance.ts), by these same rules; this text
 // pre-filter serves every other layout.
 import type { AuditEvent } from '../model/audit';
-import { brokerOfPodName, mayBeKoperatorPod } from '../koperator/naming';
+import {
+  CR_RESOURCES,
+  CR_TEXT_PIECES,
+  hasMarkerText,
+  isOperatorPodName,
+  isUnitConfigWrite,
+  mayBeOperatorPod,
+  UNIT_CONFIG_RESOURCES,
+} from '../operators/registry';
 import { IGNORED_RESOURCES, isBuiltinPodController, isFightObjectWrite } from '../fights/relevance';
 
 /**
- * A relevant record contains `pods`, `configmaps`, `kafkacluster` or (zap lines) `msg`.
- * Searched as shorter pieces of those words, which V8 scans about a third faster: a
- * necessary condition all the same, only with a few more records left to the parser.
+ * A relevant record contains `pods`, `configmaps`, an operator's CR (koperator: `kafkacluster`)
+ * or (zap lines) `msg`. Searched as shorter pieces of those words, which V8 scans about a third
+ * faster: a necessary condition all the same, only with a few more records left to the parser.
+ * With koperator alone: /ods|gmaps|fkaclus|msg/.
  */
-const RELEVANT_WORD = /ods|gmaps|fkaclus|msg/;
+const RELEVANT_WORD = new RegExp(['ods', 'gmaps', ...CR_TEXT_PIECES, 'msg'].join('|'));
 
 const READ_VERBS = new Set(['get', 'list', 'watch']);
-const RELEVANT_RESOURCES = new Set(['pods', 'kafkaclusters', 'configmaps']);
-/** koperator's per-broker ConfigMap, `<cluster>-config-<brokerId>` (koperator/naming.ts). */
-const BROKER_CONFIG_NAME = /-config-\d+$/;
 
 /**
- * Writes (any verb but get/list/watch) to pods that may be koperator's and their
- * subresources, to KafkaClusters themselves (the analysis reads CR edits, never the
- * operator's status updates) and to koperator's per-broker ConfigMaps (the only ones a
- * broker restarts for). The other ConfigMap and status writes were half of the facts of a
+ * Writes (any verb but get/list/watch) to pods that may be an operator's (koperator's) and
+ * their subresources, to the operators' cluster CRs themselves (KafkaClusters: the analysis
+ * reads CR edits, never the operator's status updates) and to their per-member configuration
+ * (koperator's per-broker ConfigMaps, the only ones a broker restarts for). The other ConfigMap and status writes were half of the facts of a
  * busy cluster, for nothing, and other teams' pods are most of its pod writes.
  */
 export function isRelevantAuditEvent(ev: AuditEvent): boolean {
   const ref = ev.objectRef;
   const resource = ref?.resource;
   if (resource === undefined || READ_VERBS.has(ev.verb)) return false;
-  if (!RELEVANT_RESOURCES.has(resource)) {
-    return (
-      typeof resource === 'string' && isFightObjectWrite(ev.verb, resource, ref?.subresource, ref?.apiGroup)
-    );
-  }
-  if (resource === 'kafkaclusters') return !ref?.subresource;
-  if (resource === 'configmaps') return typeof ref?.name === 'string' && BROKER_CONFIG_NAME.test(ref.name);
-  return !isForeignPodWrite(ev);
+  if (resource === 'pods') return !isForeignPodWrite(ev);
+  if (CR_RESOURCES.has(resource)) return !ref?.subresource;
+  if (UNIT_CONFIG_RESOURCES.has(resource))
+    return typeof ref?.name === 'string' && isUnitConfigWrite(resource, ref.name);
+  return (
+    typeof resource === 'string' && isFightObjectWrite(ev.verb, resource, ref?.subresource, ref?.apiGroup)
+  );
 }
 
 /**
@@ -70,8 +75,8 @@ function isForeignPodWrite(ev: AuditEvent): boolean {
     !isBuiltinPodController(String(ev.user?.username))
   )
     return false;
-  if (brokerOfPodName(name) !== null) return false;
-  return !mayBeKoperatorPod(ev.requestObject) && !mayBeKoperatorPod(ev.responseObject);
+  if (isOperatorPodName(name)) return false;
+  return !mayBeOperatorPod(ev.requestObject) && !mayBeOperatorPod(ev.responseObject);
 }
 
 /** Returned by irrelevantEvents for one irrelevant GKE LogEntry (which has no auditID). */
@@ -116,8 +121,9 @@ const POD_URI = /^\/api\/v1\/namespaces\/[a-z0-9-]+\/pods\/([a-z0-9.-]+)(?:\/([a
  * isForeignPodWrite on the text of a lone event. Its top-level requestURI names the pod
  * (creates post to the collection, so they never match), the name is not a broker's, the
  * verb is not a create (a binding or eviction is one, posted to the pod's URI), and
- * nothing in the event can be a koperator marker: every label, owner and API group
- * mayBeKoperatorPod looks for spells `kafka`/`Kafka` or `brokerId`. Other teams' pod
+ * nothing in the event can be an operator's marker: every label, owner and API group
+ * mayBeOperatorPod looks for spells one of the profiles' markerTexts (koperator's:
+ * `kafka`/`Kafka` or `brokerId`). Other teams' pod
  * deletes and status patches, with their full pod bodies, are then dropped unparsed.
  */
 function isForeignPodWriteText(text: string): boolean {
@@ -130,13 +136,13 @@ function isForeignPodWriteText(text: string): boolean {
   if (bracket !== null && bracket.index < at) return false;
   const from = at + URI_KEY.length;
   const m = POD_URI.exec(text.slice(from, from + 400));
-  if (m === null || brokerOfPodName(m[1]) !== null) return false;
+  if (m === null || isOperatorPodName(m[1])) return false;
   const verb = topLevelVerb(text);
   if (verb === null || verb === 'create') return false;
   // Another operator's delete may be a recreate loop's cycle; Kubernetes' own never is.
   if (verb === 'delete' && m[2] === undefined && !isBuiltinPodController(firstValue(USERNAME, text) ?? ''))
     return false;
-  return !text.includes('afka') && !text.includes('brokerId');
+  return !hasMarkerText(text);
 }
 
 // The event's objectRef, in plain or escaped JSON (`"objectRef":{"resource":"x",...}`, or with

@@ -8,6 +8,7 @@
 // It is kept as a tree so that the tests can evaluate it against audit events, under both
 // readings of the one rule AWS does not document: whether `!=` matches a missing field.
 import { IGNORED_RESOURCES } from '../fights/relevance';
+import { CR_RESOURCES, OWN_RESOURCE_FOLDS, UNIT_CONFIG_RESOURCES } from '../operators/registry';
 
 export type Pattern =
   | { op: '='; field: string; value: string }
@@ -31,18 +32,21 @@ const SUBRESOURCE = '$.objectRef.subresource';
 /**
  * Resources a fight is never over (IGNORED_RESOURCES), folded with CloudWatch's leading and
  * trailing wildcards so that the pattern stays under 1,024 characters: `*reviews` (token and
- * access reviews), `endpoint*`, `kafka*` (koperator's own kinds, whose API group a pattern
- * cannot test for core-group objects lacking `apiGroup`). ConfigMaps and KafkaClusters are
- * kept by branches of their own.
+ * access reviews), `endpoint*`, and the operators' folds of their own kinds (koperator's
+ * `kafka*`: their API group a pattern cannot test for core-group objects lacking `apiGroup`).
+ * Members' configuration objects (ConfigMaps) and the operators' CRs (KafkaClusters) are kept
+ * by branches of their own.
  */
 export function excludedResources(ignored: Iterable<string> = IGNORED_RESOURCES): string[] {
   const out = new Set<string>();
   for (const r of ignored) {
-    if (r === 'configmaps' || r === 'kafkaclusters') continue;
+    if (UNIT_CONFIG_RESOURCES.has(r) || CR_RESOURCES.has(r)) continue;
     if (r.endsWith('reviews')) out.add('*reviews');
     else if (r.startsWith('endpoint')) out.add('endpoint*');
-    else if (r.startsWith('kafka')) out.add('kafka*');
-    else out.add(r);
+    else {
+      const fold = OWN_RESOURCE_FOLDS.find((f) => r.startsWith(f.slice(0, -1)));
+      out.add(fold ?? r);
+    }
   }
   return [...out];
 }
@@ -61,8 +65,8 @@ export function auditFilterPattern(): Pattern {
     ne(VERB, 'watch'),
     or(
       eq(RESOURCE, 'pods'),
-      eq(RESOURCE, 'configmaps'),
-      and(eq(RESOURCE, 'kafkaclusters'), { op: 'NOT EXISTS', field: SUBRESOURCE }),
+      ...[...UNIT_CONFIG_RESOURCES].map((r) => eq(RESOURCE, r)),
+      ...[...CR_RESOURCES].map((r) => and(eq(RESOURCE, r), { op: 'NOT EXISTS', field: SUBRESOURCE })),
       and(
         ...excludedResources().map((r) => ne(RESOURCE, r)),
         or({ op: 'NOT EXISTS', field: SUBRESOURCE }, eq(SUBRESOURCE, 'scale')),

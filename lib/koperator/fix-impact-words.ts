@@ -68,10 +68,7 @@ function trim(s: string): string {
   return s.endsWith('.0') ? s.slice(0, -2) : s;
 }
 
-/** The sentence with its first letter upper-case, to start a line. */
-export function capitalized(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
+export { capitalized } from '../report/format';
 
 /**
  * A loop's reason to upgrade, for its alerts: the fix would end a loop that reverts a

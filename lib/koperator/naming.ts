@@ -4,9 +4,16 @@
 // KafkaCluster. Labels and owner references are authoritative; the name is only read when
 // the logs hold nothing else (Metadata-level audit), and the caller must say so.
 
+import type { UnitIdentity } from '../operators/profile';
+
 export interface BrokerIdentity {
   kafkaCluster: string;
   brokerId: string;
+}
+
+/** A broker as a member of koperator's profile. */
+export function unitOfBroker(b: BrokerIdentity | null): UnitIdentity | null {
+  return b === null ? null : { cluster: b.kafkaCluster, unit: b.brokerId };
 }
 
 interface PodMeta {

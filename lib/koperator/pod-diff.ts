@@ -25,24 +25,10 @@ import {
   isEmptyPatch,
   type Patch,
 } from '../k8s/strategic-merge';
+import type { DiffDecision } from '../k8s/diff-decision';
 import { mergeTolerations } from './tolerations';
 
-export interface FieldDiff {
-  path: string;
-  from: unknown;
-  to: unknown;
-}
-
-export interface DiffDecision {
-  changed: boolean;
-  patch: Patch;
-  fields: FieldDiff[];
-  /**
-   * Set when the patch could not be computed (a malformed pod). koperator logs such an error
-   * and carries on into the rolling upgrade, so `changed` is then true with an empty patch.
-   */
-  error?: string;
-}
+export type { DiffDecision, FieldDiff } from '../k8s/diff-decision';
 
 /**
  * The desired pod as objectmatcher diffs it: koperator's desired pod never carries the

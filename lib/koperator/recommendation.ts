@@ -3,12 +3,12 @@
 // autoscaler is told by its own setting, a person or controller is asked to stop.
 import { knownAutoscaler } from '../k8s/autoscalers';
 import { isAutoscalerUser } from '../k8s/writers';
-import type { Classification, FieldChange, WriteVia } from '../model/findings';
+import type { Classification, WriteVia } from '../model/findings';
+import type { WrittenField } from '../operators/profile';
 
 export const FIXED_OPERATOR_VERSION = '0.30.0-rc1';
 
-/** A field behind a loop and who wrote it, how (`via`) where known. */
-export type WrittenField = Pick<FieldChange, 'path' | 'by' | 'via'>;
+export type { WrittenField };
 
 export function loopRecommendation(classification: Classification, written: readonly WrittenField[]): string {
   const paths = [...new Set(written.map((f) => f.path))];

@@ -11,6 +11,7 @@ import type { Classification, Drift, DriftField, Fight, Loop, Recreation } from 
 import { isBrokerRemoval } from '../analyze/removal';
 import { fightLabel } from '../fights/key';
 import type { AlertEvent, AlertEventName } from '../alerts/types';
+import { wordsOf } from '../operators/words-registry';
 
 export const ALERT_SCHEMA = 'koperator-audit/alert';
 export const ALERT_SCHEMA_VERSION = 1;
@@ -184,11 +185,11 @@ export function alertSubject(m: AlertMessage): string {
     const d = m.finding;
     const status = d.ended === null ? 'stands' : d.ended.how;
     return sanitiseSubject(
-      `[${m.cluster}] ${EVENT_WORDS[m.event]}: ${d.namespace}/${d.kafkaCluster} broker ${d.brokerId} (${d.kind} by ${d.by}, ${status})`,
+      `[${m.cluster}] ${EVENT_WORDS[m.event]}: ${wordsOf().unitOf(d.namespace, d.kafkaCluster, d.brokerId)} (${d.kind} by ${d.by}, ${status})`,
     );
   }
   const f = m.finding;
-  const broker = `${f.namespace}/${f.kafkaCluster} broker ${f.brokerId}`;
+  const broker = wordsOf().unitOf(f.namespace, f.kafkaCluster, f.brokerId);
   const detail = m.findingType === 'loop' ? `${f.classification}, ${m.totalCount}x` : f.classification;
   // A broker removed by a downscale re-created nothing: its subject says what happened.
   const event =

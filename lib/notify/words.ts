@@ -9,9 +9,8 @@ import { changeLines } from '../report/change-lines';
 
 /** A change line in a chat message or mail; the report has the whole value. */
 const CHANGE_LINE_CHARS = 150;
-import { loopUpgradeReason } from '../koperator/fix-impact-words';
-import { loopRecommendation } from '../koperator/recommendation';
 import { driftRecommendation, driftStatusWords, driftWriteWords } from './drift-words';
+import { wordsOf } from '../operators/words-registry';
 
 export const EVENT_TITLES: Record<AlertMessage['event'], string> = {
   'loop-started': 'Recreation loop started',
@@ -36,51 +35,40 @@ export function titleOf(m: AlertMessage): string {
 
 /** Plain-words advice per class, for single recreations (loops carry the analysis' own). */
 export function recommendationFor(c: Classification): string {
-  switch (c) {
-    case 'external-mutation-revert':
-      return 'Something outside koperator changes a field koperator declares, so koperator reverts it by re-creating the pod. Exclude the broker pods from that webhook or controller, or declare the same value in the KafkaCluster spec.';
-    case 'intent-change':
-      return 'The KafkaCluster spec changed; a rolling restart is expected. Check the change was intended.';
-    case 'config-change':
-      return 'The broker configuration changed (per-broker ConfigMap); the restart applies it. Check who changed it.';
-    case 'tainted-restart':
-      return 'The broker pod carried labels matching the tainted-brokers selector. Find who set the label.';
-    case 'container-terminated':
-      return 'A broker container terminated (crash, OOM kill) or the pod was evicted; look at its limits and node.';
-    case 'external-deletion':
-      return 'Someone other than koperator deleted or evicted the pod (kubectl, drain, autoscaler). Check it was planned.';
-    case 'unknown':
-      return 'The logs do not show why. Make sure the audit policy logs pod writes at RequestResponse and koperator logs reach the bucket.';
-  }
+  return wordsOf().recreationAdvice(c);
 }
 
-/** A broker removed by a downscale: nothing to undo, only to confirm. */
-export const REMOVAL_RECOMMENDATION =
-  'The broker was removed from the KafkaCluster (a downscale): koperator deleted its pod and re-creates none. Check the downscale was intended; no restart loop follows from it.';
+/** A member removed by a downscale: nothing to undo, only to confirm. */
+export function removalRecommendation(operator?: string): string {
+  const w = wordsOf(operator);
+  return `The ${w.unit} was removed from its cluster's spec (a downscale): ${w.operator} deleted its pod and re-creates none. Check the downscale was intended; no restart loop follows from it.`;
+}
 
 export function recommendationOf(m: AlertMessage): string {
   if (m.findingType === 'fight') return m.finding.recommendation;
   if (m.findingType === 'drift') return driftRecommendation(m.finding);
   if (m.findingType === 'loop')
     return m.finding.recommendation || recommendationFor(m.finding.classification);
-  if (isBrokerRemoval(m.finding)) return REMOVAL_RECOMMENDATION;
+  if (isBrokerRemoval(m.finding)) return removalRecommendation();
   // A revert whose writers the logs name gets their own remedies (how each wrote: at admission,
   // in place, by a patch), as a loop's advice does.
   if (m.finding.classification === 'external-mutation-revert' && m.finding.fields.some((f) => f.by))
-    return loopRecommendation(m.finding.classification, m.finding.fields);
+    return wordsOf().revertAdvice(m.finding.fields);
   return recommendationFor(m.finding.classification);
 }
 
 /** For a loop the fix would end, the reason to upgrade (summary.fixImpact's, for this loop); else null. */
 export function upgradeReasonOf(m: AlertMessage): string | null {
-  return m.findingType === 'loop' ? loopUpgradeReason(m.finding, m.latestRecreation, m.totalCount) : null;
+  return m.findingType === 'loop'
+    ? wordsOf().fixImpact.loopUpgradeReason(m.finding, m.latestRecreation, m.totalCount)
+    : null;
 }
 
 /** What the alert is about: a broker, or for a fight the object fought over. */
 export function brokerOf(m: AlertMessage): string {
   if (m.findingType === 'fight') return `${m.finding.kind} over ${fightLabel(m.finding)}`;
   const f = m.finding;
-  return `${f.namespace}/${f.kafkaCluster} broker ${f.brokerId}`;
+  return wordsOf().unitOf(f.namespace, f.kafkaCluster, f.brokerId);
 }
 
 /** The class of a broker's finding, the kind of a fight, a drift's kind and severity. */

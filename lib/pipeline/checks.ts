@@ -7,8 +7,11 @@ import type { AnalysisOptions } from '../analyze/options';
 import { partitionFacts } from '../analyze/partition';
 import { factTime } from '../analyze/timeline';
 import type { FactStore } from '../facts/store';
-import { brokerOfPodName } from '../koperator/naming';
 import type { Loop, Recreation } from '../model/findings';
+import { identityOf } from '../operators/registry';
+
+// The operator replayed: the registry's default, koperator (lib/operators/).
+const OPERATOR = identityOf();
 
 /** The newest time any fact carries: the end of the logs, which "active" loops are relative to. */
 export function dataEndOf(store: FactStore): string | null {
@@ -89,8 +92,8 @@ export function scopeWarnings(store: FactStore, opts: AnalysisOptions): string[]
     const ns = store.namespaceOf(i);
     const name = store.nameOf(i);
     if (type === 'pod' && name) {
-      const b = brokerOfPodName(name);
-      if (b) seen(ns, b.kafkaCluster);
+      const b = OPERATOR.pods.unitOfPodName(name);
+      if (b) seen(ns, b.cluster);
     } else if (type === 'kafkacluster' && name) {
       seen(ns, name);
     }

@@ -33,16 +33,15 @@ import {
   recreationCount,
   recreationsTitle,
   successorLabel,
+  capitalized,
 } from './format';
 import { escapeHtml } from './html/escape';
 import { docFixImpact } from './fix-impact';
-import {
-  capitalized,
-  fixImpactBasis,
-  fixImpactHeadline,
-  fixImpactTampers,
-} from '../koperator/fix-impact-words';
+import { wordsOf } from '../operators/words-registry';
 import { shows, type Section } from './sections';
+
+// The fix impact in the words of the operator replayed (the registry's default, koperator).
+const { headline: fixImpactHeadline, basis: fixImpactBasis, tampers: fixImpactTampers } = wordsOf().fixImpact;
 
 export interface MarkdownRenderOptions {
   inputs?: string[];

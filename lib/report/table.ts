@@ -40,6 +40,7 @@ import {
   recreationCount,
   recreationsTitle,
   successorLabel,
+  capitalized,
 } from './format';
 import {
   cell,
@@ -52,14 +53,12 @@ import {
   type TableOptions,
 } from './text-table';
 import { docFixImpact } from './fix-impact';
-import {
-  capitalized,
-  fixImpactBasis,
-  fixImpactHeadline,
-  fixImpactTampers,
-} from '../koperator/fix-impact-words';
+import { wordsOf } from '../operators/words-registry';
 import { shows, type Section } from './sections';
 import { changeLines } from './change-lines';
+
+// The fix impact in the words of the operator replayed (the registry's default, koperator).
+const { headline: fixImpactHeadline, basis: fixImpactBasis, tampers: fixImpactTampers } = wordsOf().fixImpact;
 
 export interface TableRenderOptions {
   color: boolean;

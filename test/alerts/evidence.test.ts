@@ -2,7 +2,7 @@
 // the time that request carries: each rule as a table of facts, then the decision.
 import { evidenceRules, findEvidence, triggerDecision, type EvidenceRule } from '../../lib/alerts/evidence';
 import { fightEvidence } from '../../lib/fights/evidence';
-import { isBrokerPodDelete } from '../../lib/koperator/evidence';
+import { isBrokerPodDelete } from '../../lib/operators/evidence';
 import type { Fact, ObjectWriteFact } from '../../lib/model/facts';
 import { operatorFact, podFact } from '../facts/fixtures';
 

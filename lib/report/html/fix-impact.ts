@@ -2,16 +2,14 @@
 // words a team lead forwards, then broker by broker (folded, so "What to do" stays in the
 // first screen), the brokers it saves most first.
 import { fixImpactByBroker, type BrokerFixImpact } from '../../analyze/fix-impact';
-import {
-  capitalized,
-  fixImpactBasis,
-  fixImpactHeadline,
-  fixImpactTampers,
-} from '../../koperator/fix-impact-words';
+import { wordsOf } from '../../operators/words-registry';
 import type { FindingsDocument } from '../../model/findings';
 import { docFixImpact } from '../fix-impact';
-import { brokerLabel, compareBrokers, formatCount, formatDuration } from '../format';
+import { brokerLabel, capitalized, compareBrokers, formatCount, formatDuration } from '../format';
 import { escapeHtml as h } from './escape';
+
+// The fix impact in the words of the operator replayed (the registry's default, koperator).
+const { headline: fixImpactHeadline, basis: fixImpactBasis, tampers: fixImpactTampers } = wordsOf().fixImpact;
 
 /** Broker rows shown before "and N more": a fleet's report stays readable. */
 const MAX_BROKER_ROWS = 100;

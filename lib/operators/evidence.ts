@@ -1,10 +1,11 @@
-// koperator re-creating a broker pod, as one fact shows it: a successful delete of a broker
-// pod by someone other than Kubernetes' own controllers. It is the first sign of a restart
+// An operator (koperator) re-creating a member's pod, as one fact shows it: a successful delete
+// of a pod that may be an operator's (lib/operators/registry.ts) by someone other than
+// Kubernetes' own controllers. It is the first sign of a restart
 // loop, so the ingest asks for the cluster's analysis as soon as such a fact is written
 // (lib/alerts/evidence.ts) instead of waiting for the schedule.
 import { isBuiltinPodController } from '../fights/relevance';
 import type { Fact, PodWriteFact } from '../model/facts';
-import { brokerOfPodName, mayBeKoperatorPod } from './naming';
+import { isOperatorPodName, mayBeOperatorPod } from './registry';
 
 const succeeded = (code: number | null): boolean => code === null || (code >= 200 && code < 300);
 
@@ -19,6 +20,6 @@ export function isBrokerPodDelete(f: Fact, operatorUsers: readonly string[] = []
   if (operatorUsers.length > 0 ? !operatorUsers.includes(f.user) : isBuiltinPodController(f.user))
     return false;
   // A delete's request is DeleteOptions; the pod, when logged, is the response. At Metadata
-  // level only the name is left, and koperator's generateName pattern is all there is.
-  return mayBeKoperatorPod(f.response) || (f.name !== null && brokerOfPodName(f.name) !== null);
+  // level only the name is left, and the operators' generateName patterns are all there is.
+  return mayBeOperatorPod(f.response) || (f.name !== null && isOperatorPodName(f.name));
 }
