@@ -7,6 +7,16 @@ import { crc32, deflateRawSync, inflateRawSync } from 'zlib';
 
 export const LAST_APPLIED_ANNOTATION = 'banzaicloud.com/last-applied';
 
+/**
+ * What stands for the annotation on the live pod. An objectmatcher-based operator (koperator, NiFiKop) reads last-applied from the live
+ * pod's annotation, so the live pod carries one whenever there is a last-applied state, and
+ * Calculate diffs it with the annotation in place: a patch that removes the desired pod's
+ * last annotation (`metadata.annotations: null`) removes it too, and is a change. Its value
+ * never reaches a patch (the desired side never carries it), so one marker stands for every
+ * encoding of it, which also keeps the live-pod memo key the same across a loop.
+ */
+export const LIVE_LAST_APPLIED_MARKER = '(last-applied configuration)';
+
 /** Default cap on the decoded JSON: far above any real pod, far below harm. */
 export const DEFAULT_MAX_DECODED_BYTES = 4 * 1024 * 1024;
 

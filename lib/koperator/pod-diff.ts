@@ -14,7 +14,7 @@ import { diffFields } from '../k8s/field-diff';
 import { BoundedCache } from '../k8s/bounded-cache';
 import { PairMemo } from '../k8s/pair-memo';
 import { getIn, isObject, type JsonObject } from '../k8s/json-value';
-import { LAST_APPLIED_ANNOTATION } from '../k8s/last-applied';
+import { LAST_APPLIED_ANNOTATION, LIVE_LAST_APPLIED_MARKER } from '../k8s/last-applied';
 import { directiveFree, liveKey } from '../k8s/live-pod-key';
 import { stripNulls } from '../k8s/normalize';
 import { typedPod } from '../k8s/typed-pod';
@@ -44,16 +44,6 @@ function withoutLastApplied(pod: JsonObject): JsonObject {
   if (Object.keys(annotations).length === 0) delete metadata.annotations;
   return { ...pod, metadata };
 }
-
-/**
- * What stands for the annotation on the live pod. koperator reads last-applied from the live
- * pod's annotation, so the live pod carries one whenever there is a last-applied state, and
- * Calculate diffs it with the annotation in place: a patch that removes the desired pod's
- * last annotation (`metadata.annotations: null`) removes it too, and is a change. Its value
- * never reaches a patch (the desired side never carries it), so one marker stands for every
- * encoding of it, which also keeps the live-pod memo key the same across a loop.
- */
-export const LIVE_LAST_APPLIED_MARKER = '(last-applied configuration)';
 
 function withLastApplied(pod: JsonObject): JsonObject {
   const metadata = isObject(pod.metadata) ? pod.metadata : {};

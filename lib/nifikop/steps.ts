@@ -12,7 +12,7 @@
 
 import { diffFields } from '../k8s/field-diff';
 import { cloneJson, getIn, isObject, type JsonObject } from '../k8s/json-value';
-import { LAST_APPLIED_ANNOTATION } from '../k8s/last-applied';
+import { LAST_APPLIED_ANNOTATION, LIVE_LAST_APPLIED_MARKER } from '../k8s/last-applied';
 import { stripNulls } from '../k8s/normalize';
 import { APPLY, strategicMerge } from '../k8s/smp-merge';
 import {
@@ -22,7 +22,7 @@ import {
   type Patch,
 } from '../k8s/strategic-merge';
 import { typedPod } from '../k8s/typed-pod';
-import { LIVE_LAST_APPLIED_MARKER, type FieldDiff } from '../koperator/pod-diff';
+import type { FieldDiff } from '../k8s/diff-decision';
 import { mergeTolerations } from '../koperator/tolerations';
 import { NIFIKOP_VERSION_RANGES, nifikopVersionRange, type NifikopSteps } from './versions';
 
