@@ -11,7 +11,8 @@ import { analyzeConfigFromEnv } from '../lib/aws/env-config';
 import { parseAnalysisRequest } from '../lib/aws/analysis-queue';
 import { analyzeCluster, type ClusterRun } from '../lib/aws/analyze-run';
 import { parseDurationSeconds } from '../lib/config/duration';
-import { createLogger, createMetrics, METRIC } from '../lib/aws/observability';
+import { createLogger, createMetrics, METRIC, recordMemoryUse } from '../lib/aws/observability';
+import { alertDelaySeconds } from '../lib/alerts/event-time';
 
 const logger = createLogger('analyze');
 const metrics = createMetrics();
@@ -118,6 +119,7 @@ export async function analyzeBatch(event: SQSEvent, context: Context): Promise<A
     }
     return out;
   } finally {
+    recordMemoryUse(metrics, 'analyze');
     metrics.publishStoredMetrics();
   }
 }
@@ -164,6 +166,19 @@ function recordMetrics(r: ClusterRun): void {
   for (const e of r.published) byEvent.set(e.event, (byEvent.get(e.event) ?? 0) + 1);
   for (const [ev, n] of byEvent)
     metrics.singleMetric().addDimension('event', ev).addMetric(METRIC.alertsPublished, MetricUnit.Count, n);
-  for (const e of r.published)
-    logger.info('alert published', { cluster: r.cluster, event: e.event, alertId: e.id });
+  const now = Date.now();
+  for (const e of r.published) {
+    const delay = alertDelaySeconds(e, now);
+    logger.info('alert published', {
+      cluster: r.cluster,
+      event: e.event,
+      alertId: e.id,
+      delaySeconds: delay,
+    });
+    if (delay !== null)
+      metrics
+        .singleMetric()
+        .addDimension('event', e.event)
+        .addMetric(METRIC.alertDelay, MetricUnit.Seconds, delay);
+  }
 }

@@ -9,7 +9,7 @@ import { sendAnalysisRequests } from '../lib/aws/analysis-queue';
 import { s3Client, sqsClient } from '../lib/aws/clients';
 import { ingestConfigFromEnv, type IngestConfig } from '../lib/aws/env-config';
 import { ingestS3Object, skippedByReason, type IngestObjectResult } from '../lib/aws/ingest-object';
-import { createLogger, createMetrics, METRIC } from '../lib/aws/observability';
+import { createLogger, createMetrics, METRIC, recordMemoryUse } from '../lib/aws/observability';
 import { parseS3Notification, type S3ObjectRef } from '../lib/aws/s3-events';
 import { missingBucketSettings, readBucketSettings } from '../lib/aws/bucket-check';
 
@@ -39,12 +39,17 @@ async function processRecord(
     // Read and emitted, but not something the analysis reads (projection returned null).
     if (r.records > r.facts + r.untimedFacts) skipped['not-a-fact'] = r.records - r.facts - r.untimedFacts;
     if (r.untimedFacts > 0) skipped['untimed-fact'] = r.untimedFacts;
+    // A shared EKS stream's record from a log group that names no EKS cluster (not the stack's subscription).
+    if (r.unattributed > 0) skipped['no-cluster'] = r.unattributed;
     logger.info('object ingested', {
       messageId: record.messageId,
       objectKey: ref.key,
       bucket: ref.bucket,
       etag: r.etag,
       cluster: r.cluster,
+      ...(r.clusters.length > 1 || r.clusters[0]?.cluster !== r.cluster
+        ? { clusters: r.clusters.map((p) => ({ cluster: p.cluster, facts: p.facts })) }
+        : {}),
       outcome: r.outcome.status,
       factsKeys: r.outcome.status === 'ingested' ? r.outcome.factsKeys : [],
       records: r.records,
@@ -83,7 +88,7 @@ async function processRecord(
 
 /**
  * Facts holding evidence (a broker pod deleted by its operator, a fight's write) ask for
- * their cluster's analysis now, on the schedule's FIFO queue: the message group keeps one
+ * their cluster's analysis now (each cluster of a shared stream's object its own), on the schedule's FIFO queue: the message group keeps one
  * run per cluster at a time, the deduplication id (cluster and time) makes a redelivered
  * object's request a no-op. A failed send fails the message, so the object is ingested
  * again (the same facts keys) and the request sent again.
@@ -93,26 +98,38 @@ async function requestAnalysisOnEvidence(
   r: IngestObjectResult,
   config: IngestConfig,
 ): Promise<void> {
-  if (!config.trigger) return;
-  const d = triggerDecision(r.cluster, r.evidence, Date.now(), config.trigger.maxAgeSeconds * 1000);
-  if (d.action === 'none') return;
-  if (d.action === 'too-old') {
-    logger.info('evidence older than ANALYSIS_MAX_AGE: left to the schedule', {
-      messageId,
-      cluster: r.cluster,
-      time: d.time,
-      evidence: d.counts,
-    });
-    metrics.addMetric(METRIC.evidenceLeftToSchedule, MetricUnit.Count, 1);
-    return;
+  const trigger = config.trigger;
+  if (!trigger) return;
+  const requests: Extract<ReturnType<typeof triggerDecision>, { action: 'request' }>[] = [];
+  for (const part of r.clusters) {
+    const d = triggerDecision(part.cluster, part.evidence, Date.now(), trigger.maxAgeSeconds * 1000);
+    if (d.action === 'none') continue;
+    if (d.action === 'too-old') {
+      logger.info('evidence older than ANALYSIS_MAX_AGE: left to the schedule', {
+        messageId,
+        cluster: part.cluster,
+        time: d.time,
+        evidence: d.counts,
+      });
+      metrics.addMetric(METRIC.evidenceLeftToSchedule, MetricUnit.Count, 1);
+      continue;
+    }
+    requests.push(d);
   }
-  await sendAnalysisRequests(clients.sqs(), config.trigger.queueUrl, [d.request]);
-  logger.info('analysis requested on evidence', { messageId, ...d.request, evidence: d.counts });
-  for (const kind of Object.keys(d.counts))
-    metrics
-      .singleMetric()
-      .addDimension('evidence', kind)
-      .addMetric(METRIC.analysesRequestedOnEvidence, MetricUnit.Count, 1);
+  if (requests.length === 0) return;
+  await sendAnalysisRequests(
+    clients.sqs(),
+    trigger.queueUrl,
+    requests.map((d) => d.request),
+  );
+  for (const d of requests) {
+    logger.info('analysis requested on evidence', { messageId, ...d.request, evidence: d.counts });
+    for (const kind of Object.keys(d.counts))
+      metrics
+        .singleMetric()
+        .addDimension('evidence', kind)
+        .addMetric(METRIC.analysesRequestedOnEvidence, MetricUnit.Count, 1);
+  }
 }
 
 /** Per container: an existing bucket's settings are checked on the first invocation only. */
@@ -180,6 +197,7 @@ export const handler = async (event: SQSEvent, context: Context): Promise<SQSBat
     return res;
   } finally {
     metrics.addMetric('MessagesReceived', MetricUnit.Count, event.Records.length);
+    recordMemoryUse(metrics, 'ingest');
     metrics.publishStoredMetrics();
   }
 };

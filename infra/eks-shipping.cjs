@@ -1,5 +1,6 @@
-// The resources of the eksClusters param (a stream, a subscription filter and alarms per
-// cluster: lib/deploy/eks-shipping.ts), built at package time. CloudFormation has no loop
+// The resources of the eksClusters param (one delivery stream for the fleet, a custom
+// resource that subscribes each cluster's log group, an alarm per nine clusters:
+// lib/deploy/eks-shipping.ts), built at package time. CloudFormation has no loop
 // over a list parameter without the AWS::LanguageExtensions transform, which the offline
 // checks could not read; a plain template per deploy can be read, diffed and validated.
 const path = require('path');
@@ -7,13 +8,22 @@ const { require: tsxRequire } = require('tsx/cjs/api');
 
 const load = (rel) => tsxRequire(path.join(__dirname, '..', rel), path.join(__dirname, 'eks-shipping.cjs'));
 const { parseEksClusters } = load('lib/deploy/eks-clusters.ts');
-const { eksShippingTemplate } = load('lib/deploy/eks-shipping.ts');
+const { eksShippingTemplate, LOG_RETENTION_DAYS } = load('lib/deploy/eks-shipping.ts');
 const { auditFilterPattern, renderPattern } = load('lib/ingest/subscription-filter.ts');
 
 function positiveInt(name, value, min, max) {
   const n = Number(value);
   if (!Number.isInteger(n) || n < min || n > max)
     throw new Error(`${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+function retentionDays(name, value) {
+  const n = Number(value);
+  if (!LOG_RETENTION_DAYS.includes(n))
+    throw new Error(
+      `${name} must be one of CloudWatch Logs' retention values (${LOG_RETENTION_DAYS.join(', ')}), got ${JSON.stringify(value)}`,
+    );
   return n;
 }
 
@@ -35,7 +45,11 @@ module.exports = async ({ resolveVariable }) => {
     kmsCondition: 'UseKms',
     kmsKeyArn: await param('kmsKeyArn'),
     logGroupsFunction: 'EksLogGroupsLambdaFunction',
+    statePrefix: await param('statePrefix'),
+    bucketPolicyCondition: 'PolicyOnExistingBucket',
     // The streams' delivery error log is kept as long as the functions' logs.
     errorLogRetentionDays: Number(await param('logRetentionDays')),
+    // The EKS log groups the custom resource creates (never those that exist already).
+    logGroupRetentionDays: retentionDays('eksLogGroupRetentionDays', await param('eksLogGroupRetentionDays')),
   });
 };

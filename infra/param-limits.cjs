@@ -1,11 +1,12 @@
 // Params checked at package time against AWS's rules and each other (lib/deploy/stack-limits.ts):
 // the concurrency params (Lambda refuses a mapping's MaximumConcurrency outside 2-1000 only
 // when the stack is created, and a mapping above its function's reservation throttles
-// itself), and the raw logs' retention, never shorter than the facts built from them.
+// itself), the raw logs' retention, never shorter than the facts built from them, and the
+// tracing mode, one Lambda knows.
 const path = require('path');
 const { require: tsxRequire } = require('tsx/cjs/api');
 
-const { concurrencyProblems, retentionProblems } = tsxRequire(
+const { concurrencyProblems, retentionProblems, tracingProblems } = tsxRequire(
   path.join(__dirname, '..', 'lib', 'deploy', 'stack-limits.ts'),
   path.join(__dirname, 'param-limits.cjs'),
 );
@@ -17,12 +18,13 @@ const PARAMS = [
   'reservedConcurrency',
   'rawLogsRetentionDays',
   'factsRetentionDays',
+  'tracing',
 ];
 
 async function checked({ resolveVariable }) {
   const params = {};
   for (const p of PARAMS) params[p] = String(await resolveVariable(`param:${p}`));
-  const problems = [...concurrencyProblems(params), ...retentionProblems(params)];
+  const problems = [...concurrencyProblems(params), ...retentionProblems(params), ...tracingProblems(params)];
   if (problems.length > 0) throw new Error(`koperator-audit: ${problems.join('; ')}`);
   return 'checked';
 }

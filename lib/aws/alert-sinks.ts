@@ -17,8 +17,29 @@ export interface AlertSinksConfig {
   /** Empty: no chat topic. */
   chatTopicArn?: string;
   eksClusterArns?: Readonly<Record<string, string>>;
+  /**
+   * `arn:<partition>:eks:<region>:<account>:cluster/` when the stack ships EKS clusters
+   * (eksClusters): a cluster eksClusterArns does not name is taken for an EKS cluster of the
+   * stack's account and region, its ARN derived, so the environment does not grow with the fleet.
+   */
+  eksClusterArnPrefix?: string;
   /** Event bus name or ARN; empty: no EventBridge events. */
   eventBus?: string;
+}
+
+/** EKS's rule for cluster names (CreateCluster): a name outside it is no EKS cluster. */
+const EKS_CLUSTER_NAME = /^[0-9A-Za-z][A-Za-z0-9_-]{0,99}$/;
+
+/** The EKS cluster ARN an alert of `cluster` names: given (eksClusterArns), derived, or none. */
+export function eksClusterArnOf(
+  config: Pick<AlertSinksConfig, 'eksClusterArns' | 'eksClusterArnPrefix'>,
+  cluster: string,
+): string | undefined {
+  const given = config.eksClusterArns?.[cluster];
+  if (given) return given;
+  if (config.eksClusterArnPrefix && EKS_CLUSTER_NAME.test(cluster))
+    return `${config.eksClusterArnPrefix}${cluster}`;
+  return undefined;
 }
 
 export async function publishAlert(
@@ -26,7 +47,7 @@ export async function publishAlert(
   config: AlertSinksConfig,
   m: AlertMessage,
 ): Promise<void> {
-  const eks = config.eksClusterArns?.[m.cluster];
+  const eks = eksClusterArnOf(config, m.cluster);
   await publishSnsMessage(clients.sns, config.topicArn, buildSnsMessage(m));
   if (config.chatTopicArn) {
     const chat = buildChatNotification(m, { eksClusterArns: eks ? { [m.cluster]: eks } : {} });

@@ -1,8 +1,12 @@
 // The key layout of the deployment's bucket, the one place that builds and parses its keys:
 //
 //   <logs>/<cluster>/...                                      raw logs, as shipped
-//   <logs>/<cluster>/audit/firehose/...                       an EKS cluster's audit log, by its stream
-//   firehose-errors/<cluster>/...                             what Firehose could not deliver
+//   <logs>/<cluster>/audit/firehose/...                       an EKS cluster's audit log, by a stream of its own
+//                                                             (set up by hand, or by earlier versions of the stack)
+//   <logs>/_eks/...                                           the stack's EKS fleet, by ONE shared stream:
+//                                                             each record's log group names its cluster
+//   firehose-errors/<cluster>/...                             what such a stream could not deliver
+//   firehose-errors/_eks/...                                  ...for the shared stream
 //   <facts>/cluster=<c>/hour=<yyyy-MM-dd-HH>/<d>.jsonl.gz     facts, one object per (source, hour)
 //   <reports>/cluster=<c>/<run time>.json (and .html)         one analysis report per run
 //   <state>/cluster=<c>/alerts.json                           what has been alerted so far
@@ -71,14 +75,34 @@ export function clusterLogsPrefix(layout: Pick<BucketLayout, 'logsPrefix'>, clus
   return `${normalisePrefix(layout.logsPrefix)}${cluster}/`;
 }
 
-/** Where an EKS cluster's delivery stream writes its audit log. */
-export function eksDeliveryPrefix(layout: Pick<BucketLayout, 'logsPrefix'>, cluster: string): string {
-  return `${clusterLogsPrefix(layout, cluster)}audit/firehose/`;
+/**
+ * The folder under the logs prefix where the stack's one delivery stream writes every listed
+ * EKS cluster's audit log (eksClusters). No EKS cluster can be named so (EKS names start with
+ * a letter or digit), so it never meets a cluster's own folder.
+ */
+export const EKS_FLEET_SEGMENT = '_eks';
+
+/** Where the stack's shared EKS delivery stream writes (Firehose appends YYYY/MM/DD/HH/). */
+export function eksFleetDeliveryPrefix(layout: Pick<BucketLayout, 'logsPrefix'>): string {
+  return clusterLogsPrefix(layout, EKS_FLEET_SEGMENT);
 }
 
-/** Where an EKS cluster's delivery stream writes what it could not deliver. */
-export function eksErrorsPrefix(cluster: string): string {
-  return `${FIREHOSE_ERRORS_PREFIX}${cluster}/`;
+/** Where the shared EKS delivery stream writes what it could not process. */
+export function eksFleetErrorsPrefix(): string {
+  return `${FIREHOSE_ERRORS_PREFIX}${EKS_FLEET_SEGMENT}/`;
+}
+
+/** EKS's control-plane log group of a cluster, `/aws/eks/<cluster>/cluster`. */
+const EKS_LOG_GROUP = /^\/aws\/eks\/([0-9A-Za-z][A-Za-z0-9_-]{0,99})\/cluster$/;
+
+/** The EKS cluster whose control-plane log group this is, or null for any other log group. */
+export function clusterOfEksLogGroup(logGroup: string): string | null {
+  return EKS_LOG_GROUP.exec(logGroup)?.[1] ?? null;
+}
+
+/** True for a key the shared EKS stream wrote: its records name their clusters, the key does not. */
+export function isEksFleetKey(key: string, logsPrefix: string): boolean {
+  return key.startsWith(eksFleetDeliveryPrefix({ logsPrefix: normalisePrefix(logsPrefix) }));
 }
 
 /**

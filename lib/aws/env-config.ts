@@ -111,6 +111,8 @@ export interface AnalyzeConfig {
   /** The chat topic (Amazon Q Developer in chat applications, email); empty: none. */
   chatTopicArn: string;
   eksClusterArns: Record<string, string>;
+  /** The stack's EKS cluster ARN prefix when it ships EKS clusters (lib/aws/alert-sinks.ts); empty: none derived. */
+  eksClusterArnPrefix: string;
   /** EventBridge bus for the alerts; empty: none. */
   eventBus: string;
   /** The Athena findings history: its prefix, and how long after its end an hour is written. */
@@ -151,6 +153,14 @@ export function analyzeConfigFromEnv(env: Env): AnalyzeConfig {
   } catch (e) {
     throw new ConfigError((e as Error).message);
   }
+  const eksClusterArnPrefix = env.EKS_CLUSTER_ARN_PREFIX ?? '';
+  if (
+    eksClusterArnPrefix !== '' &&
+    !/^arn:aws[a-z-]*:eks:[a-z0-9-]+:\d{12}:cluster\/$/.test(eksClusterArnPrefix)
+  )
+    throw new ConfigError(
+      `EKS_CLUSTER_ARN_PREFIX must be arn:<partition>:eks:<region>:<account>:cluster/, got ${JSON.stringify(eksClusterArnPrefix)}`,
+    );
   const bucketLayout = layoutFromEnv(env);
   return {
     bucket: required(env, 'BUCKET'),
@@ -163,6 +173,7 @@ export function analyzeConfigFromEnv(env: Env): AnalyzeConfig {
     reportLink: reportLinkFromEnv(env),
     chatTopicArn: env.CHAT_TOPIC_ARN ?? '',
     eksClusterArns,
+    eksClusterArnPrefix,
     eventBus: env.EVENT_BUS ?? '',
     findings: {
       prefix: bucketLayout.findingsPrefix,

@@ -5,7 +5,7 @@ import { GetObjectCommand, HeadObjectCommand, S3ServiceException, type S3Client 
 import type { Readable } from 'stream';
 import { evidenceRules, findEvidence, type Evidence } from '../alerts/evidence';
 import { projectRecord } from '../facts/project';
-import { clusterOfLogKey, normalisePrefix } from './bucket-layout';
+import { clusterOfEksLogGroup, clusterOfLogKey, isEksFleetKey, normalisePrefix } from './bucket-layout';
 import { AuditDeduper, readObject, type IngestOptions } from '../ingest';
 import { createIngestStats, type IngestStats } from '../ingest/stats';
 import type { Fact } from '../model/facts';
@@ -29,9 +29,26 @@ export type IngestOutcome =
   /** Not under the logs prefix (facts, reports and state live in the same bucket). */
   | { status: 'outside-logs-prefix' };
 
+/** What one cluster's part of an object gave. */
+export interface ClusterPart {
+  cluster: string;
+  facts: number;
+  factsKeys: string[];
+  /** What its facts hold that is worth an analysis at once. */
+  evidence: Evidence;
+}
+
 export interface IngestObjectResult {
   source: string;
+  /**
+   * The cluster the key names (logs/<cluster>/...), or the fleet's folder (`_eks`) for an
+   * object of the stack's shared EKS stream, whose records name their clusters: see `clusters`.
+   */
   cluster: string;
+  /** Each cluster the object held facts of, in the order first seen (one, unless a shared stream wrote it). */
+  clusters: ClusterPart[];
+  /** Audit records of a shared stream's object whose log group names no EKS cluster: not ingested. */
+  unattributed: number;
   etag: string | null;
   outcome: IngestOutcome;
   records: number;
@@ -61,7 +78,17 @@ export async function ingestS3Object(
   const cluster = clusterOfLogKey(ref.key, config.layout.logsPrefix, config.defaultCluster);
   const stats = createIngestStats();
   const none: Evidence = { counts: {}, newestMs: null };
-  const base = { source, cluster, records: 0, facts: 0, untimedFacts: 0, stats, evidence: none };
+  const base = {
+    source,
+    cluster,
+    clusters: [] as ClusterPart[],
+    unattributed: 0,
+    records: 0,
+    facts: 0,
+    untimedFacts: 0,
+    stats,
+    evidence: none,
+  };
   // Never read our own output: a notification misconfigured to the whole bucket would
   // otherwise turn every facts write into another ingest.
   const logsPrefix = normalisePrefix(config.layout.logsPrefix);
@@ -94,15 +121,32 @@ export async function ingestS3Object(
   if (etag === null) throw new RetryableIngestError(`no ETag for ${source}`);
 
   const obj: SourceObject = { name: source, ...(size !== undefined ? { size } : {}), open: async () => body };
-  const facts: Fact[] = [];
+  // An object of the shared EKS stream holds many clusters' payloads: each record's log group
+  // (/aws/eks/<cluster>/cluster) names its cluster. Any other object is the key's cluster.
+  const fleet = isEksFleetKey(ref.key, config.layout.logsPrefix);
+  const factsOf = new Map<string, Fact[]>();
+  let unattributed = 0;
   let records = 0;
   // Within the object, de-duplicate as the local pipeline does across its inputs; across
   // objects, mergeFacts does the same when the analysis reads the facts back.
   const dedupe = new AuditDeduper(stats);
   const take = (rec: LogRecord): void => {
+    let c = cluster;
+    if (fleet) {
+      const named =
+        rec.kind === 'audit' && rec.logGroup !== undefined ? clusterOfEksLogGroup(rec.logGroup) : null;
+      if (named === null) {
+        unattributed++;
+        return;
+      }
+      c = named;
+    }
     records++;
     const f = projectRecord(rec);
-    if (f) facts.push(f);
+    if (!f) return;
+    let list = factsOf.get(c);
+    if (!list) factsOf.set(c, (list = []));
+    list.push(f);
   };
   for await (const rec of readObject(obj, stats, {
     ...(config.maxLineBytes ? { maxLineBytes: config.maxLineBytes } : {}),
@@ -120,22 +164,47 @@ export async function ingestS3Object(
   if (ioFailure)
     throw new RetryableIngestError(`${ioFailure.reason} reading ${source}: ${ioFailure.note ?? ''}`);
 
-  const written = await writeFacts(
-    s3,
-    config.factsBucket,
-    config.layout,
-    { cluster, bucket: ref.bucket, key: ref.key, etag },
-    facts,
-    stats.newestEventAt,
-  );
+  // Every cluster the object's end of data is known for gets its facts objects, even with
+  // no fact kept: the analysis learns how far each cluster's logs reach (writeFacts).
+  const newestOf = new Map<string, string | null>();
+  if (fleet) {
+    for (const [group, t] of Object.entries(stats.newestByLogGroup ?? {})) {
+      const c = clusterOfEksLogGroup(group);
+      if (c !== null) newestOf.set(c, t);
+    }
+    for (const c of factsOf.keys()) if (!newestOf.has(c)) newestOf.set(c, null);
+  } else newestOf.set(cluster, stats.newestEventAt);
+  const rules = evidenceRules({ operatorUsers: config.trigger?.operatorUsers ?? [] });
+  const parts: ClusterPart[] = [];
+  const keys: string[] = [];
+  let factsWritten = 0;
+  let untimed = 0;
+  for (const [c, newest] of newestOf) {
+    const facts = factsOf.get(c) ?? [];
+    const written = await writeFacts(
+      s3,
+      config.factsBucket,
+      config.layout,
+      { cluster: c, bucket: ref.bucket, key: ref.key, etag },
+      facts,
+      newest,
+    );
+    const evidence = findEvidence(facts, rules);
+    parts.push({ cluster: c, facts: written.facts, factsKeys: written.keys, evidence });
+    keys.push(...written.keys);
+    factsWritten += written.facts;
+    untimed += written.untimed;
+  }
   return {
     ...base,
     etag,
-    outcome: { status: 'ingested', factsKeys: written.keys },
+    clusters: parts,
+    unattributed,
+    outcome: { status: 'ingested', factsKeys: keys },
     records,
-    facts: written.facts,
-    untimedFacts: written.untimed,
-    evidence: findEvidence(facts, evidenceRules({ operatorUsers: config.trigger?.operatorUsers ?? [] })),
+    facts: factsWritten,
+    untimedFacts: untimed,
+    evidence: fleet ? none : parts[0]!.evidence,
   };
 }
 

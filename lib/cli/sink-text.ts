@@ -60,12 +60,24 @@ export function chatAsRead(notification: unknown): string {
  */
 export function withoutEmulatorLinks(text: string, endpoint: string): string {
   const base = endpoint.replace(/\/+$/, '');
-  const esc = base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const esc = escapeRegExp(base);
   const note = '(link left out: it pointed into the emulator, which has stopped)';
-  return text
-    .replace(new RegExp(`<${esc}[^|>]*\\|([^>]+)>`, 'g'), `$1 ${note}`)
-    .replace(new RegExp(`\\[([^\\]]*)\\]\\(${esc}[^)]*\\)`, 'g'), `$1 ${note}`)
-    .replace(new RegExp(`${esc}[^\\s"'<>)\\]]*`, 'g'), note);
+  return (
+    text
+      .replace(new RegExp(`<${esc}[^|>]*\\|([^>]+)>`, 'g'), `$1 ${note}`)
+      .replace(new RegExp(`\\[([^\\]]*)\\]\\(${esc}[^)]*\\)`, 'g'), `$1 ${note}`)
+      .replace(new RegExp(`${esc}[^\\s"'<>)\\]]*`, 'g'), note)
+      // A link left out has no lifetime to tell: its "(link valid until …)", on the same line
+      // or the next, goes with it.
+      .replace(
+        new RegExp(`${escapeRegExp(note)}[ \\t]*\\n?[ \\t]*_?\\(link valid until [^)]*\\)_?`, 'g'),
+        note,
+      )
+  );
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** The same for every string inside a JSON value (the raw payloads of --format json). */

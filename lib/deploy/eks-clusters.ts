@@ -1,12 +1,10 @@
-// The `eksClusters` stage param: the EKS clusters whose audit logs the stack ships, and the
-// names each cluster's resources get. Names are derived, never chosen, so that a deploy
-// with one more cluster leaves every other cluster's resources as they were.
+// The `eksClusters` stage param: the EKS clusters whose audit logs the stack ships, and their
+// log groups. Derived, never chosen, so that a deploy with one more cluster leaves every
+// other cluster as it was.
 import { createHash } from 'crypto';
 
 /** EKS's rule for cluster names (CreateCluster API reference): 1-100 characters. */
 const EKS_CLUSTER_NAME = /^[0-9A-Za-z][A-Za-z0-9_-]{0,99}$/;
-/** Firehose delivery stream names: 1-64 characters of [a-zA-Z0-9_.-]. */
-const MAX_STREAM_NAME = 64;
 
 export interface EksCluster {
   /** The EKS cluster name, which is also the Kubernetes cluster name of every alert (logs/<name>/). */
@@ -46,12 +44,4 @@ export function parseEksClusters(param: string): EksCluster[] {
     logGroupName: `/aws/eks/${name}/cluster`,
     logicalId: `Eks${name.replace(/[^A-Za-z0-9]/g, '')}${shortHash(name)}`,
   }));
-}
-
-/** `<service>-<stage>-<cluster>`, or, past Firehose's 64 characters, its start and a hash of the whole. */
-export function deliveryStreamName(prefix: string, cluster: string): string {
-  const full = `${prefix}-${cluster}`;
-  if (full.length <= MAX_STREAM_NAME) return full;
-  const hash = shortHash(full);
-  return `${full.slice(0, MAX_STREAM_NAME - hash.length - 1)}-${hash}`;
 }

@@ -1,29 +1,31 @@
 // The CloudFormation resources that carry listed EKS clusters' audit logs from CloudWatch
-// Logs to the logs bucket: per cluster a Firehose delivery stream writing under
-// logs/<cluster>/ and a subscription filter on /aws/eks/<cluster>/cluster, shared roles for
-// CloudWatch Logs and Firehose, a custom resource that creates a log group EKS has not
-// created yet, and per cluster alarms for logs that stop arriving.
+// Logs to the logs bucket: ONE Firehose delivery stream for the whole fleet writing under
+// logs/_eks/, a subscription filter on each /aws/eks/<cluster>/cluster put by a custom
+// resource (not by CloudFormation), shared roles for CloudWatch Logs and Firehose, and
+// alarms for logs that stop arriving, nine clusters to an alarm.
 //
-// Why these choices (infra/log-shipping.md says the same to operators):
-// - A stream per cluster, not one stream with dynamic partitioning on the payload's
-//   `logGroup`: CloudWatch Logs sends gzip'd payloads, so partitioning by a payload field
-//   would need Firehose's decompression and JQ processing (charged per GB) and would store
-//   decompressed data; a stream per cluster keys objects by a constant prefix, costs the
-//   same per GB (Firehose has no per-stream fee) and gives per-cluster metrics to alarm on.
-// - A subscription filter per log group, not an account-level subscription filter policy:
-//   that policy (one per account and region) selects log groups only by *excluding* names,
-//   so it would ship every other log group of the account too, and it may be in use.
-// - A log group that does not exist yet: a subscription filter on it would fail the deploy.
-//   The stack cannot own the log group either (EKS creates it, and a create fails when it
-//   exists). A custom resource creates only what is missing, as EKS documents you may do
-//   beforehand (EKS then writes into it), and never deletes one.
-import {
-  clusterLogsPrefix,
-  eksDeliveryPrefix,
-  eksErrorsPrefix,
-  FIREHOSE_ERRORS_PREFIX,
-} from '../aws/bucket-layout';
-import { deliveryStreamName, type EksCluster } from './eks-clusters';
+// Resources per cluster: 4 before (a stream, a filter and two alarms: 66 + 4n, so 108
+// clusters at most within CloudFormation's 500), 1/9 now (an alarm per nine clusters); the
+// fixed part is 11 resources. Why (infra/log-shipping.md says the same to operators):
+// - One stream, not one per cluster: each CloudWatch Logs payload names its `logGroup`, and
+//   the ingest takes the cluster from it (lib/aws/ingest-object.ts), so the key need not;
+//   dynamic partitioning on that field would need Firehose's decompression and JQ
+//   processing (charged per GB) and store decompressed data. Firehose has no per-stream fee;
+//   what one stream shares is its throughput quota (EksThrottledAlarm watches it).
+// - Subscription filters put by the custom resource (lib/aws/log-groups.ts), not
+//   AWS::Logs::SubscriptionFilter resources: no resource per cluster, and before putting any
+//   it checks every log group for a free slot (a log group takes two filters), failing with
+//   each full group named, and it retries CloudWatch Logs' test delivery while the new
+//   role's policy propagates. Not an account-level subscription filter policy: that one
+//   (one per account and region) selects log groups only by *excluding* names, so it
+//   would ship every other log group of the account too, and it may be in use.
+// - A log group that does not exist yet would fail the filter: the custom resource creates
+//   only what is missing (EKS documents creating it beforehand; EKS then writes into it),
+//   gives only those it created a retention (eksLogGroupRetentionDays), and never deletes one.
+// - Alarms: CloudWatch alarms on metric math read at most 10 metrics (a hard limit), so one
+//   alarm watches nine clusters' log groups and the stream's deliveries.
+import { eksFleetDeliveryPrefix, eksFleetErrorsPrefix } from '../aws/bucket-layout';
+import type { EksCluster } from './eks-clusters';
 
 type Cfn = Record<string, unknown>;
 
@@ -33,7 +35,7 @@ export interface EksShippingInput {
   clusters: EksCluster[];
   /** The bucket's name as a CloudFormation value (a Ref, or the existing bucket's name). */
   bucket: unknown;
-  /** The logs prefix: each cluster's stream writes under its folder (lib/aws/bucket-layout.ts). */
+  /** The logs prefix: the fleet's stream writes under its `_eks` folder (lib/aws/bucket-layout.ts). */
   logsPrefix: string;
   bufferIntervalSeconds: number;
   bufferSizeMiB: number;
@@ -49,6 +51,12 @@ export interface EksShippingInput {
   logGroupsFunction: string;
   /** Days the streams' delivery error log is kept (one of CloudWatch Logs' retention values). */
   errorLogRetentionDays: number;
+  /** The state prefix, under which the ExistingBucketPolicy custom resource saves the bucket's policy. */
+  statePrefix: string;
+  /** Condition name under which the same function keeps an existing bucket's policy (infra/storage.yml). */
+  bucketPolicyCondition: string;
+  /** Days the EKS log groups the custom resource creates are kept (one of CloudWatch Logs' retention values); never set on existing ones. */
+  logGroupRetentionDays: number;
 }
 
 export interface EksShippingTemplate {
@@ -60,17 +68,11 @@ const sub = (text: string, vars: Cfn = {}): Cfn => ({
   'Fn::Sub': Object.keys(vars).length ? [text, vars] : text,
 });
 const arn = (id: string): Cfn => ({ 'Fn::GetAtt': [id, 'Arn'] });
-/** A log group and everything under it, the form IAM policies must name (CloudWatch Logs' access control overview). */
-const logGroupArn = (name: string): Cfn =>
-  sub(`arn:\${AWS::Partition}:logs:\${AWS::Region}:\${AWS::AccountId}:log-group:${name}:*`);
 
 /**
- * Where Firehose logs the streams' delivery errors: ONE log group and ONE log stream for all
- * of them, not one per stream. Firehose does not create a log stream named by
- * CloudWatchLoggingOptions (the role's documented permission is only logs:PutLogEvents), so
- * one per delivery stream would be a resource per cluster and the largest fleet (90) would
- * pass CloudFormation's 500 resources; each error record names its delivery stream
- * (`deliveryStreamARN`), so nothing is lost by sharing.
+ * Where Firehose logs the fleet stream's delivery errors: one log group and one log stream,
+ * created by the stack (Firehose does not create a log stream named by
+ * CloudWatchLoggingOptions; the role's documented permission is only logs:PutLogEvents).
  */
 export function deliveryErrorLog(service: string, stage: string): { group: string; stream: string } {
   return { group: `/aws/kinesisfirehose/${service}-${stage}-eks`, stream: 'S3Delivery' };
@@ -81,28 +83,40 @@ export function deliveryErrorMetric(service: string, stage: string): { namespace
   return { namespace: `KoperatorAudit/${service}-${stage}`, name: 'EksDeliveryErrors' };
 }
 
-function streamId(c: EksCluster): string {
-  return `${c.logicalId}DeliveryStream`;
-}
-
 /** The name of this stack's subscription filter on each log group (a log group takes two). */
 export function subscriptionFilterName(service: string, stage: string): string {
+  return `${service}-${stage}-eks`;
+}
+
+/**
+ * The name the stack's filters had when CloudFormation owned them (one stream per cluster):
+ * the custom resource counts it as the stack's own, and removes it where a log group has no
+ * other free slot, so an upgrade takes no SIEM's slot.
+ */
+export function legacySubscriptionFilterName(service: string, stage: string): string {
   return `${service}-${stage}`;
 }
+
+/** The fleet's one delivery stream: <service>-<stage>-eks (at most 15 + 31 + 4 characters, within Firehose's 64). */
+export function fleetStreamName(service: string, stage: string): string {
+  return `${service}-${stage}-eks`;
+}
+
+/** Clusters per logs-stopped alarm: nine log groups and the stream's deliveries are CloudWatch's 10 metrics per alarm. */
+export const CLUSTERS_PER_ALARM = 9;
 
 function firehoseRole(inp: EksShippingInput): Cfn {
   const errorLog = deliveryErrorLog(inp.service, inp.stage);
   const bucketArn = sub('arn:${AWS::Partition}:s3:::${B}', { B: inp.bucket });
   const objects = [
-    ...inp.clusters.map((c) =>
-      sub(`arn:\${AWS::Partition}:s3:::\${B}/${clusterLogsPrefix(inp, c.name)}*`, { B: inp.bucket }),
-    ),
-    sub(`arn:\${AWS::Partition}:s3:::\${B}/${FIREHOSE_ERRORS_PREFIX}*`, { B: inp.bucket }),
+    sub(`arn:\${AWS::Partition}:s3:::\${B}/${eksFleetDeliveryPrefix(inp)}*`, { B: inp.bucket }),
+    sub(`arn:\${AWS::Partition}:s3:::\${B}/${eksFleetErrorsPrefix()}*`, { B: inp.bucket }),
   ];
   return {
     Type: 'AWS::IAM::Role',
     Properties: {
-      Description: 'koperator-audit EKS shipping - Firehose writes each cluster under its own logs prefix',
+      Description:
+        'koperator-audit EKS shipping - Firehose writes the fleet\u2019s audit logs under their logs prefix',
       AssumeRolePolicyDocument: {
         Version: '2012-10-17',
         Statement: [
@@ -164,12 +178,12 @@ function firehoseRole(inp: EksShippingInput): Cfn {
   };
 }
 
-function logsRole(inp: EksShippingInput): Cfn {
+function logsRole(): Cfn {
   return {
     Type: 'AWS::IAM::Role',
     Properties: {
       Description:
-        'koperator-audit EKS shipping - CloudWatch Logs puts subscribed audit events into the delivery streams',
+        'koperator-audit EKS shipping - CloudWatch Logs puts subscribed audit events into the fleet\u2019s delivery stream',
       AssumeRolePolicyDocument: {
         Version: '2012-10-17',
         Statement: [
@@ -192,15 +206,10 @@ function logsRole(inp: EksShippingInput): Cfn {
             Version: '2012-10-17',
             Statement: [
               {
-                Sid: 'PutIntoDeliveryStreams',
+                Sid: 'PutIntoDeliveryStream',
                 Effect: 'Allow',
                 Action: ['firehose:PutRecord', 'firehose:PutRecordBatch'],
-                // The stack's streams by their common name prefix (deliveryStreamName keeps it), not
-                // one ARN each: the role's inline policy would pass IAM's 10,240 characters at ~75
-                // clusters. Only CloudWatch Logs assumes the role, for this account's filters.
-                Resource: sub(
-                  `arn:\${AWS::Partition}:firehose:\${AWS::Region}:\${AWS::AccountId}:deliverystream/${inp.service}-${inp.stage}-*`,
-                ),
+                Resource: arn('EksDeliveryStream'),
               },
             ],
           },
@@ -210,20 +219,21 @@ function logsRole(inp: EksShippingInput): Cfn {
   };
 }
 
-function deliveryStream(inp: EksShippingInput, c: EksCluster): Cfn {
+function deliveryStream(inp: EksShippingInput): Cfn {
   return {
     Type: 'AWS::KinesisFirehose::DeliveryStream',
     // Firehose puts into the log stream; it must exist before the first error.
     DependsOn: ['EksDeliveryErrorLogStream'],
     Properties: {
-      DeliveryStreamName: deliveryStreamName(`${inp.service}-${inp.stage}`, c.name),
+      DeliveryStreamName: fleetStreamName(inp.service, inp.stage),
       DeliveryStreamType: 'DirectPut',
       ExtendedS3DestinationConfiguration: {
         BucketARN: sub('arn:${AWS::Partition}:s3:::${B}', { B: inp.bucket }),
         RoleARN: arn('EksFirehoseRole'),
-        // Firehose appends YYYY/MM/DD/HH/ to a prefix without expressions.
-        Prefix: eksDeliveryPrefix(inp, c.name),
-        ErrorOutputPrefix: `${eksErrorsPrefix(c.name)}!{firehose:error-output-type}/`,
+        // Firehose appends YYYY/MM/DD/HH/ to a prefix without expressions. Every cluster's
+        // payloads land here together; each names its log group, hence its cluster.
+        Prefix: eksFleetDeliveryPrefix(inp),
+        ErrorOutputPrefix: `${eksFleetErrorsPrefix()}!{firehose:error-output-type}/`,
         BufferingHints: { IntervalInSeconds: inp.bufferIntervalSeconds, SizeInMBs: inp.bufferSizeMiB },
         // CloudWatch Logs already gzips each payload; objects are concatenated gzip members,
         // which the ingest reads (lib/ingest/decompress.ts).
@@ -238,41 +248,53 @@ function deliveryStream(inp: EksShippingInput, c: EksCluster): Cfn {
   };
 }
 
-function subscriptionFilter(inp: EksShippingInput, c: EksCluster): Cfn {
+/**
+ * The custom resource that makes the listed log groups ready and subscribes them: creates
+ * the missing ones (with a retention), checks each has a free filter slot, puts the filter
+ * (retrying while the role propagates), and deletes it from groups no longer listed and on
+ * delete (lib/aws/log-groups.ts). Its GetAtts make it wait for the stream and the role.
+ */
+function subscriptions(inp: EksShippingInput): Cfn {
   return {
-    Type: 'AWS::Logs::SubscriptionFilter',
-    // The log group must exist first; the role's policy must be in place before CloudWatch
-    // Logs sends its test record to the stream.
-    DependsOn: ['EksLogGroups', 'EksLogsRole'],
+    Type: 'Custom::EksSubscriptions',
     Properties: {
-      LogGroupName: c.logGroupName,
+      ServiceToken: arn(inp.logGroupsFunction),
+      LogGroupNames: inp.clusters.map((c) => c.logGroupName),
       FilterName: subscriptionFilterName(inp.service, inp.stage),
+      LegacyFilterName: legacySubscriptionFilterName(inp.service, inp.stage),
       FilterPattern: inp.filterPattern,
-      DestinationArn: arn(streamId(c)),
+      DestinationArn: arn('EksDeliveryStream'),
       RoleArn: arn('EksLogsRole'),
+      RetentionInDays: inp.logGroupRetentionDays,
     },
   };
 }
 
 /**
- * ALARM when, for `silenceHours` hours in a row, the audit log group received nothing
- * (the audit log is off, or the cluster is gone) or the cluster's stream delivered nothing
- * to S3 (the subscription or the stream is broken). Missing data is breaching: a log group
- * that never existed, or a stream with no deliveries, alarms too.
+ * ALARM when, for `silenceHours` hours, one of nine clusters' audit log groups received
+ * nothing (its audit log is off, or the cluster is gone) or the fleet's stream delivered
+ * nothing to S3 (the subscriptions or the stream are broken). One period of `silenceHours`
+ * hours: a cluster silent for the whole window, not different clusters in different hours.
+ * Missing data is breaching: a log group that never existed alarms too.
  */
-function logsStoppedAlarm(inp: EksShippingInput, c: EksCluster): Cfn {
-  const period = 3600;
+function logsStoppedAlarm(inp: EksShippingInput, group: EksCluster[], index: number): Cfn {
+  const period = inp.silenceHours * 3600;
+  const ids = group.map((_, i) => `g${i}`);
+  const names = group.map((c) => c.name).join(', ');
+  const description =
+    `No audit events of one of EKS clusters ${names} reached the logs bucket for ${inp.silenceHours} h ` +
+    `(or the stream delivered nothing): the alarm's metrics show which log group is silent. Check that its audit log ` +
+    `is on, the subscription filter ${subscriptionFilterName(inp.service, inp.stage)} on it, and the stream's delivery errors`;
   return {
     Type: 'AWS::CloudWatch::Alarm',
     Properties: {
-      AlarmName: `${inp.service}-${inp.stage}-logs-stopped-${c.name}`,
-      AlarmDescription:
-        `No audit events of EKS cluster ${c.name} reached the logs bucket for ${inp.silenceHours} h: ` +
-        `check that its audit log is on (log group ${c.logGroupName} receives events), the subscription filter ` +
-        `${subscriptionFilterName(inp.service, inp.stage)} on it, and the Firehose stream's delivery errors`,
+      AlarmName: `${inp.service}-${inp.stage}-eks-logs-stopped-${index + 1}`,
+      // CloudWatch takes 1,024 characters; nine names of up to 100 may not fit.
+      AlarmDescription: description.length <= 1024 ? description : `${description.slice(0, 1020)}...`,
       Metrics: [
-        {
-          Id: 'incoming',
+        ...group.map((c, i) => ({
+          Id: ids[i],
+          Label: c.name,
           ReturnData: false,
           MetricStat: {
             Metric: {
@@ -283,7 +305,7 @@ function logsStoppedAlarm(inp: EksShippingInput, c: EksCluster): Cfn {
             Period: period,
             Stat: 'Sum',
           },
-        },
+        })),
         {
           Id: 'delivered',
           ReturnData: false,
@@ -291,7 +313,7 @@ function logsStoppedAlarm(inp: EksShippingInput, c: EksCluster): Cfn {
             Metric: {
               Namespace: 'AWS/Firehose',
               MetricName: 'DeliveryToS3.Records',
-              Dimensions: [{ Name: 'DeliveryStreamName', Value: { Ref: streamId(c) } }],
+              Dimensions: [{ Name: 'DeliveryStreamName', Value: { Ref: 'EksDeliveryStream' } }],
             },
             Period: period,
             Stat: 'Sum',
@@ -299,13 +321,13 @@ function logsStoppedAlarm(inp: EksShippingInput, c: EksCluster): Cfn {
         },
         {
           Id: 'stopped',
-          Label: 'no audit events in, or none delivered to S3',
+          Label: 'a cluster sent no audit events in, or none were delivered to S3',
           ReturnData: true,
-          Expression: 'IF(FILL(incoming, 0) == 0 OR FILL(delivered, 0) == 0, 1, 0)',
+          Expression: `IF(MIN([${ids.map((id) => `FILL(${id}, 0)`).join(', ')}]) == 0 OR FILL(delivered, 0) == 0, 1, 0)`,
         },
       ],
-      EvaluationPeriods: inp.silenceHours,
-      DatapointsToAlarm: inp.silenceHours,
+      EvaluationPeriods: 1,
+      DatapointsToAlarm: 1,
       Threshold: 1,
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',
       TreatMissingData: 'breaching',
@@ -316,24 +338,54 @@ function logsStoppedAlarm(inp: EksShippingInput, c: EksCluster): Cfn {
 }
 
 /** Records older than 15 minutes wait in the stream: it cannot write to the bucket (policy, KMS, bucket gone). */
-function deliveryStuckAlarm(inp: EksShippingInput, c: EksCluster): Cfn {
+function deliveryStuckAlarm(inp: EksShippingInput): Cfn {
   return {
     Type: 'AWS::CloudWatch::Alarm',
     Properties: {
-      AlarmName: `${inp.service}-${inp.stage}-delivery-stuck-${c.name}`,
+      AlarmName: `${inp.service}-${inp.stage}-eks-delivery-stuck`,
       // Firehose retries a failed S3 delivery for 24 h and then drops the data: those records
       // never reach the error prefix, which holds only records it could not process.
       AlarmDescription:
-        `Firehose cannot deliver EKS cluster ${c.name}'s audit events to the logs bucket: it retries for 24 h, then drops them. ` +
+        `Firehose cannot deliver the EKS clusters' audit events to the logs bucket: it retries for 24 h, then drops them. ` +
         `Check the bucket policy, its KMS key and the role EksFirehoseRole, and the stream's DeliveryToS3.Success metric ` +
-        `(S3 delivery failures are not written under ${eksErrorsPrefix(c.name)})`,
+        `(S3 delivery failures are not written under ${eksFleetErrorsPrefix()})`,
       Namespace: 'AWS/Firehose',
       MetricName: 'DeliveryToS3.DataFreshness',
-      Dimensions: [{ Name: 'DeliveryStreamName', Value: { Ref: streamId(c) } }],
+      Dimensions: [{ Name: 'DeliveryStreamName', Value: { Ref: 'EksDeliveryStream' } }],
       Statistic: 'Maximum',
       Period: 300,
       EvaluationPeriods: 1,
       Threshold: 900,
+      ComparisonOperator: 'GreaterThanThreshold',
+      TreatMissingData: 'notBreaching',
+      AlarmActions: inp.alarmActions,
+      OKActions: inp.alarmActions,
+    },
+  };
+}
+
+/**
+ * The one stream takes the whole fleet's records: past its throughput quota (Firehose's
+ * Direct PUT quota per stream, which a quota request raises), it throttles, and CloudWatch
+ * Logs retries for up to 24 h.
+ */
+function throttledAlarm(inp: EksShippingInput): Cfn {
+  return {
+    Type: 'AWS::CloudWatch::Alarm',
+    Properties: {
+      AlarmName: `${inp.service}-${inp.stage}-eks-throttled`,
+      AlarmDescription:
+        `The EKS fleet's delivery stream ${fleetStreamName(inp.service, inp.stage)} throttles records: the fleet's audit events ` +
+        `exceed its throughput quota. CloudWatch Logs retries for up to 24 h; raise the stream's Direct PUT quota ` +
+        `(Service Quotas, Amazon Data Firehose) or split the fleet over two stages`,
+      Namespace: 'AWS/Firehose',
+      MetricName: 'ThrottledRecords',
+      Dimensions: [{ Name: 'DeliveryStreamName', Value: { Ref: 'EksDeliveryStream' } }],
+      Statistic: 'Sum',
+      Period: 300,
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 2,
+      Threshold: 0,
       ComparisonOperator: 'GreaterThanThreshold',
       TreatMissingData: 'notBreaching',
       AlarmActions: inp.alarmActions,
@@ -405,21 +457,91 @@ function logGroupsRole(inp: EksShippingInput): Cfn {
       ],
     },
   ];
+  const noValue = { Ref: 'AWS::NoValue' };
+  const bucketArn = sub('arn:${AWS::Partition}:s3:::${B}', { B: inp.bucket });
+  // The ExistingBucketPolicy custom resource (existingBucketPolicy=true): the bucket's policy,
+  // and its saved copy under the state prefix (lib/aws/bucket-policy.ts).
+  statements.push(
+    {
+      'Fn::If': [
+        inp.bucketPolicyCondition,
+        {
+          Sid: 'KeepExistingBucketPolicy',
+          Effect: 'Allow',
+          // ListBucket: a missing saved copy is then a 404, not a 403.
+          Action: ['s3:GetBucketPolicy', 's3:PutBucketPolicy', 's3:DeleteBucketPolicy', 's3:ListBucket'],
+          Resource: bucketArn,
+        },
+        noValue,
+      ],
+    },
+    {
+      'Fn::If': [
+        inp.bucketPolicyCondition,
+        {
+          Sid: 'SaveExistingBucketPolicy',
+          Effect: 'Allow',
+          Action: ['s3:GetObject', 's3:PutObject'],
+          Resource: sub(`arn:\${AWS::Partition}:s3:::\${B}/${inp.statePrefix}existing-bucket-policy/*`, {
+            B: inp.bucket,
+          }),
+        },
+        noValue,
+      ],
+    },
+    {
+      'Fn::If': [
+        inp.bucketPolicyCondition,
+        {
+          'Fn::If': [
+            inp.kmsCondition,
+            {
+              Sid: 'SavedPolicyKey',
+              Effect: 'Allow',
+              Action: ['kms:GenerateDataKey', 'kms:Decrypt'],
+              Resource: inp.kmsKeyArn,
+            },
+            noValue,
+          ],
+        },
+        noValue,
+      ],
+    },
+  );
   if (inp.clusters.length > 0)
-    statements.push({
-      Sid: 'CreateMissingEksLogGroups',
-      Effect: 'Allow',
-      Action: ['logs:CreateLogGroup'],
-      // IAM evaluates CreateLogGroup against `log-group:NAME:log-stream:` (the resource AWS's
-      // AccessDenied messages name), which only the `:*` form matches; the bare ARN that the
-      // resource-type table writes matches nothing the service sends.
-      Resource: inp.clusters.map((c) => logGroupArn(c.logGroupName)),
-    });
+    statements.push(
+      {
+        Sid: 'PrepareAndSubscribeEksLogGroups',
+        Effect: 'Allow',
+        Action: [
+          'logs:CreateLogGroup',
+          'logs:PutRetentionPolicy',
+          'logs:DescribeSubscriptionFilters',
+          'logs:PutSubscriptionFilter',
+          'logs:DeleteSubscriptionFilter',
+        ],
+        // Every EKS control-plane log group, not one ARN each: 200 names would pass IAM's
+        // 10,240 characters. The function acts only on the listed names (lib/aws/log-groups.ts).
+        // The `:*` form: IAM evaluates these calls against `log-group:NAME:log-stream:` (the
+        // resource AWS's AccessDenied messages name), which the bare ARN does not match.
+        Resource: sub(
+          'arn:${AWS::Partition}:logs:${AWS::Region}:${AWS::AccountId}:log-group:/aws/eks/*/cluster:*',
+        ),
+      },
+      {
+        // PutSubscriptionFilter hands the role to CloudWatch Logs: that role only, to that service only.
+        Sid: 'PassLogsRole',
+        Effect: 'Allow',
+        Action: ['iam:PassRole'],
+        Resource: arn('EksLogsRole'),
+        Condition: { StringEquals: { 'iam:PassedToService': 'logs.amazonaws.com' } },
+      },
+    );
   return {
     Type: 'AWS::IAM::Role',
     Properties: {
       Description:
-        'koperator-audit eksLogGroups - creates listed EKS clusters\u2019 log groups that do not exist yet',
+        'koperator-audit eksLogGroups - prepares and subscribes listed EKS clusters\u2019 log groups, keeps an existing bucket\u2019s policy',
       AssumeRolePolicyDocument: {
         Version: '2012-10-17',
         Statement: [
@@ -433,30 +555,36 @@ function logGroupsRole(inp: EksShippingInput): Cfn {
   };
 }
 
+/** CloudWatch Logs' retention values (PutRetentionPolicy's retentionInDays). */
+export const LOG_RETENTION_DAYS = [
+  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
+] as const;
+
 /** Everything the `eksClusters` param adds; with no cluster, only the (idle) custom resource function's role. */
 export function eksShippingTemplate(inp: EksShippingInput): EksShippingTemplate {
   const Resources: Record<string, Cfn> = { EksLogGroupsRole: logGroupsRole(inp) };
   const Outputs: Record<string, Cfn> = {};
   if (inp.clusters.length === 0) return { Resources, Outputs };
   Resources.EksFirehoseRole = firehoseRole(inp);
-  Resources.EksLogsRole = logsRole(inp);
+  Resources.EksLogsRole = logsRole();
   Object.assign(Resources, deliveryErrorResources(inp));
-  Resources.EksLogGroups = {
-    Type: 'Custom::EksLogGroups',
-    Properties: {
-      ServiceToken: arn(inp.logGroupsFunction),
-      LogGroupNames: inp.clusters.map((c) => c.logGroupName),
-    },
-  };
-  for (const c of inp.clusters) {
-    Resources[streamId(c)] = deliveryStream(inp, c);
-    Resources[`${c.logicalId}SubscriptionFilter`] = subscriptionFilter(inp, c);
-    Resources[`${c.logicalId}LogsStoppedAlarm`] = logsStoppedAlarm(inp, c);
-    Resources[`${c.logicalId}DeliveryStuckAlarm`] = deliveryStuckAlarm(inp, c);
-  }
+  Resources.EksDeliveryStream = deliveryStream(inp);
+  Resources.EksSubscriptions = subscriptions(inp);
+  Resources.EksDeliveryStuckAlarm = deliveryStuckAlarm(inp);
+  Resources.EksThrottledAlarm = throttledAlarm(inp);
+  for (let i = 0; i * CLUSTERS_PER_ALARM < inp.clusters.length; i++)
+    Resources[`EksLogsStoppedAlarm${i + 1}`] = logsStoppedAlarm(
+      inp,
+      inp.clusters.slice(i * CLUSTERS_PER_ALARM, (i + 1) * CLUSTERS_PER_ALARM),
+      i,
+    );
   Outputs.EksClusters = {
     Description: 'EKS clusters whose audit logs the stack ships (eksClusters)',
     Value: inp.clusters.map((c) => c.name).join(','),
+  };
+  Outputs.EksDeliveryStreamName = {
+    Description: 'The delivery stream all listed clusters ship through (its quota is the fleet\u2019s)',
+    Value: { Ref: 'EksDeliveryStream' },
   };
   return { Resources, Outputs };
 }

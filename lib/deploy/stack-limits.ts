@@ -10,6 +10,19 @@ export const MAX_RESOURCES = 500;
 export const MAX_ENVIRONMENT_BYTES = 4096;
 /** IAM and AWS STS quotas: "Role policy size cannot exceed 10,240 characters" (all inline policies of a role, white space not counted). */
 export const MAX_ROLE_POLICY_CHARACTERS = 10_240;
+/**
+ * CloudFormation quotas: "Template body size in an Amazon S3 object: 1 MB" (osls uploads the
+ * template to its deployment bucket; the body of a direct call is limited to 51,200 bytes).
+ */
+export const MAX_TEMPLATE_BYTES = 1_048_576;
+/**
+ * The EKS clusters one stack takes: its custom resource subscribes their log groups one
+ * after another within Lambda's 900 s, keeping back 90 s to answer CloudFormation and 120 s
+ * for a new role to propagate; a log group costs up to four CloudWatch Logs control-plane
+ * calls (create, retention, describe, put), whose per-account rates are a few per second
+ * (Service Quotas, CloudWatch Logs): a second per log group, so 690.
+ */
+export const MAX_EKS_CLUSTERS = 900 - 90 - 120;
 /** Lambda ScalingConfig: "MaximumConcurrency: minimum value of 2, maximum value of 1000". */
 export const EVENT_SOURCE_CONCURRENCY = { min: 2, max: 1000 } as const;
 
@@ -138,10 +151,24 @@ function clustersOf(t: LimitsTemplate): number {
   return typeof v === 'string' && v !== '' ? v.split(',').length : 0;
 }
 
+/** The bytes of the template as osls uploads it (JSON, indented by two spaces). */
+export function templateBytes(t: LimitsTemplate): number {
+  return Buffer.byteLength(JSON.stringify(t, null, 2));
+}
+
 /** Every static limit the template breaks, each naming the parameter to change. */
 export function templateLimitProblems(t: LimitsTemplate, ctx: LimitsContext): string[] {
   const out: string[] = [];
   const clusters = clustersOf(t);
+  if (clusters > MAX_EKS_CLUSTERS)
+    out.push(
+      `eksClusters: ${clusters} clusters, over the ${MAX_EKS_CLUSTERS} one stack subscribes within its custom resource's 900 s (about a second per log group at CloudWatch Logs' API rates): deploy a second stage for the rest`,
+    );
+  const bytes = templateBytes(t);
+  if (bytes > MAX_TEMPLATE_BYTES)
+    out.push(
+      `${clusters > 0 ? 'eksClusters' : 'the template'}: the template is ${bytes} bytes, over CloudFormation's ${MAX_TEMPLATE_BYTES} for a template in S3${clusters > 0 ? ': list fewer clusters, or deploy a second stage for the rest' : ''}`,
+    );
   const resources = Object.keys(t.Resources).length;
   if (resources > MAX_RESOURCES)
     out.push(
@@ -223,4 +250,15 @@ export function retentionProblems(p: RetentionParams): string[] {
   if (Number.isFinite(facts) && raw < facts)
     return [`rawLogsRetentionDays (${raw}) must be at least factsRetentionDays (${facts})`];
   return [];
+}
+
+/** Lambda's TracingConfig modes: anything else packages, then fails the deploy. */
+export const TRACING_MODES = ['Active', 'PassThrough'] as const;
+
+export function tracingProblems(p: { tracing: string }): string[] {
+  return (TRACING_MODES as readonly string[]).includes(p.tracing)
+    ? []
+    : [
+        `tracing must be ${TRACING_MODES.join(' or ')} (Lambda's TracingConfig mode), got ${JSON.stringify(p.tracing)}`,
+      ];
 }

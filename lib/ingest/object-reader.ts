@@ -133,6 +133,11 @@ export class ObjectReader implements FrameSink, DecompressEvents {
   /** The newest requestReceivedTimestamp read, as written, and its value for comparing. */
   private newest: string | null = null;
   private newestMs = -Infinity;
+  /**
+   * The log group of the CloudWatch payload being read, null outside one: its records carry
+   * it (one shared Firehose stream delivers many clusters' log groups into one object).
+   */
+  private logGroup: string | null = null;
   private logRecords = 0;
   private controlSeen = 0;
   private skips = 0;
@@ -286,7 +291,12 @@ export class ObjectReader implements FrameSink, DecompressEvents {
     if (via === 'top' && looksLikeCwlPayload(buf, start)) {
       const scan = scanCwlPayload(buf, start, end);
       if (scan) {
-        this.cloudWatchScanned(buf, scan, line);
+        this.logGroup = scan.kind === 'data' ? scan.logGroup : null;
+        try {
+          this.cloudWatchScanned(buf, scan, line);
+        } finally {
+          this.logGroup = null;
+        }
         return;
       }
     }
@@ -401,7 +411,12 @@ export class ObjectReader implements FrameSink, DecompressEvents {
       return;
     }
     if (typeof v.messageType === 'string' && Array.isArray(v.logEvents)) {
-      this.cloudWatchPayload(v, line);
+      this.logGroup = typeof v.logGroup === 'string' && v.logGroup !== '' ? v.logGroup : null;
+      try {
+        this.cloudWatchPayload(v, line);
+      } finally {
+        this.logGroup = null;
+      }
       return;
     }
     if (isObject(v.protoPayload)) {
@@ -537,6 +552,7 @@ export class ObjectReader implements FrameSink, DecompressEvents {
 
   /** An event's requestReceivedTimestamp: the newest becomes the object's end of data. */
   private noteTime(t: string): void {
+    if (this.logGroup !== null) this.noteGroupTime(this.logGroup, t);
     // Whole seconds compare as text; a tie is rare enough to parse (fractions may differ in length).
     const head = this.newest === null ? '' : this.newest.slice(0, 19);
     const cand = t.slice(0, 19);
@@ -550,6 +566,26 @@ export class ObjectReader implements FrameSink, DecompressEvents {
     this.newest = t;
     this.newestMs = ms;
     this.stats.newestEventAt = laterTime(this.stats.newestEventAt, t);
+  }
+
+  /**
+   * The newest time of each log group (IngestStats.newestByLogGroup). Whole seconds compare
+   * as text, and so do times of one length (one writer's format): only a new second, or
+   * fractions of different lengths, are parsed, so the CloudWatch path costs no parse per event.
+   */
+  private noteGroupTime(group: string, t: string): void {
+    const by = (this.stats.newestByLogGroup ??= {});
+    const cur = by[group];
+    if (cur === undefined) {
+      if (!Number.isNaN(Date.parse(t))) by[group] = t;
+      return;
+    }
+    const cand = t.slice(0, 19);
+    const head = cur.slice(0, 19);
+    if (cand < head || t === cur) return;
+    if (cand > head) {
+      if (!Number.isNaN(Date.parse(t))) by[group] = t;
+    } else if (t.length === cur.length ? t > cur : laterTime(cur, t) === t) by[group] = t;
   }
 
   /** noteTime for an event dropped unparsed, from its bytes [start, end) (plain JSON only). */
@@ -606,7 +642,13 @@ export class ObjectReader implements FrameSink, DecompressEvents {
       s.audit.irrelevant++;
       return;
     }
-    const rec: LogRecord = { kind: 'audit', event: ev, format, at: { source: this.source, line } };
+    const rec: LogRecord = {
+      kind: 'audit',
+      event: ev,
+      format,
+      at: { source: this.source, line },
+      ...(this.logGroup !== null ? { logGroup: this.logGroup } : {}),
+    };
     if (this.opts.keep && !this.opts.keep(rec)) {
       s.audit.excluded++;
       return;

@@ -83,6 +83,12 @@ export interface IngestStats {
    * (null before the first): the end of the data that "active" is judged against.
    */
   newestEventAt: string | null;
+  /**
+   * newestEventAt per CloudWatch Logs log group, for events read from subscription payloads
+   * that name one (absent otherwise): an object of a shared delivery stream holds many
+   * clusters, and each cluster's end of data is its own.
+   */
+  newestByLogGroup?: Record<string, string>;
   /** CloudWatch Logs CONTROL_MESSAGE payloads (Firehose health checks), dropped. */
   controlMessages: number;
   dedupe: {
@@ -144,6 +150,10 @@ export function mergeIngestStats(into: IngestStats, from: IngestStats): void {
   addFields(into.audit, from.audit);
   addFields(into.operator, from.operator);
   into.newestEventAt = laterTime(into.newestEventAt, from.newestEventAt);
+  if (from.newestByLogGroup) {
+    const by = (into.newestByLogGroup ??= {});
+    for (const [g, t] of Object.entries(from.newestByLogGroup)) by[g] = laterTime(by[g] ?? null, t)!;
+  }
   into.controlMessages += from.controlMessages;
   addFields(into.dedupe, from.dedupe);
   addCounts(into.skipped, from.skipped);

@@ -2,6 +2,7 @@
 // operator's, its CR's and its member's names, and the advice for one recreation by class.
 import type { Classification } from '../model/findings';
 import type { OperatorWords } from '../operators/profile';
+import { loopRecommendation } from './recommendation';
 import { fixImpactBasis, fixImpactHeadline, fixImpactTampers, loopUpgradeReason } from './fix-impact-words';
 
 function recreationAdvice(c: Classification): string {
@@ -28,6 +29,9 @@ export const KOPERATOR_WORDS: OperatorWords = {
   unit: 'broker',
   unitOf: (namespace, cluster, unit) => `${namespace}/${cluster} broker ${unit}`,
   recreationAdvice,
+  removalAdvice:
+    'The broker was removed from the KafkaCluster (a downscale): koperator deleted its pod and re-creates none. Check the downscale was intended; no restart loop follows from it.',
+  revertAdvice: (written) => loopRecommendation('external-mutation-revert', written),
   fixImpact: {
     headline: fixImpactHeadline,
     basis: fixImpactBasis,

@@ -21,5 +21,12 @@ export type FormatName =
   | 'fluent-bit-operator';
 
 export type LogRecord =
-  | { kind: 'audit'; event: AuditEvent; format: FormatName; at: SourceRef }
+  | {
+      kind: 'audit';
+      event: AuditEvent;
+      format: FormatName;
+      at: SourceRef;
+      /** The CloudWatch Logs log group it was delivered from (a subscription payload's `logGroup`), if any. */
+      logGroup?: string;
+    }
   | { kind: 'operator'; line: OperatorLine; format: FormatName; at: SourceRef };

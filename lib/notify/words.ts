@@ -38,12 +38,20 @@ export function recommendationFor(c: Classification): string {
   return wordsOf().recreationAdvice(c);
 }
 
+/** A broker removed by a downscale: nothing to undo, only to confirm. */
+export const REMOVAL_RECOMMENDATION = wordsOf().removalAdvice;
+
 export function recommendationOf(m: AlertMessage): string {
   if (m.findingType === 'fight') return m.finding.recommendation;
   if (m.findingType === 'drift') return driftRecommendation(m.finding);
-  return m.findingType === 'loop' && m.finding.recommendation
-    ? m.finding.recommendation
-    : recommendationFor(m.finding.classification);
+  if (m.findingType === 'loop')
+    return m.finding.recommendation || recommendationFor(m.finding.classification);
+  if (isBrokerRemoval(m.finding)) return REMOVAL_RECOMMENDATION;
+  // A revert whose writers the logs name gets their own remedies (how each wrote: at admission,
+  // in place, by a patch), as a loop's advice does.
+  if (m.finding.classification === 'external-mutation-revert' && m.finding.fields.some((f) => f.by))
+    return wordsOf().revertAdvice(m.finding.fields);
+  return recommendationFor(m.finding.classification);
 }
 
 /** For a loop the fix would end, the reason to upgrade (summary.fixImpact's, for this loop); else null. */

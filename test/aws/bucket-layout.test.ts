@@ -6,8 +6,10 @@ import {
   clusterOfLogKey,
   clusterSegment,
   defaultLayout,
-  eksDeliveryPrefix,
-  eksErrorsPrefix,
+  clusterOfEksLogGroup,
+  eksFleetDeliveryPrefix,
+  eksFleetErrorsPrefix,
+  isEksFleetKey,
   factsKey,
   findingsHistoryKey,
   findingsHistoryStateKey,
@@ -77,8 +79,8 @@ describe('bucket layout', () => {
       findingsHistoryKey(layout, 'eks-prod', '2026-11-02-10'),
       'findings/cluster=eks-prod/dt=2026-11-02/2026-11-02-10.jsonl',
     ],
-    ['EKS delivery', eksDeliveryPrefix(layout, 'eks-prod'), 'logs/eks-prod/audit/firehose/'],
-    ['EKS delivery errors', eksErrorsPrefix('eks-prod'), 'firehose-errors/eks-prod/'],
+    ['EKS fleet delivery', eksFleetDeliveryPrefix(layout), 'logs/_eks/'],
+    ['EKS fleet delivery errors', eksFleetErrorsPrefix(), 'firehose-errors/_eks/'],
   ])('puts the %s at %s', (_, key, expected) => expect(key).toBe(expected));
 
   // Prefixes as a stage param may give them: each key lands under its normalised prefix.
@@ -91,7 +93,7 @@ describe('bucket layout', () => {
   };
   it.each<[string, keyof BucketLayout, (l: BucketLayout) => string]>([
     ['cluster logs', 'logsPrefix', (l) => clusterLogsPrefix(l, 'c')],
-    ['EKS delivery', 'logsPrefix', (l) => eksDeliveryPrefix(l, 'c')],
+    ['EKS fleet delivery', 'logsPrefix', (l) => eksFleetDeliveryPrefix(l)],
     ['facts', 'factsPrefix', (l) => factsKey(l, 'c', '2026-11-02-10', 's', 'e')],
     ['a cluster’s facts', 'factsPrefix', (l) => clusterFactsPrefix(l, 'c')],
     ['an hour’s facts', 'factsPrefix', (l) => hourFactsPrefix(l, 'c', '2026-11-02-10')],
@@ -105,11 +107,30 @@ describe('bucket layout', () => {
     expect(key).not.toMatch(/^\/|\/\//);
   });
 
-  it.each(['eks-prod', 'team_a-1'])('reads an EKS stream’s objects back as cluster %s', (cluster) => {
+  it.each(['eks-prod', 'team_a-1'])('reads a stream of its own’s objects back as cluster %s', (cluster) => {
     for (const l of [layout, odd])
       expect(
-        clusterOfLogKey(`${eksDeliveryPrefix(l, cluster)}2026/11/02/10/x`, l.logsPrefix, 'default'),
+        clusterOfLogKey(
+          `${clusterLogsPrefix(l, cluster)}audit/firehose/2026/11/02/10/x`,
+          l.logsPrefix,
+          'default',
+        ),
       ).toBe(cluster);
+  });
+
+  it('tells the fleet stream’s objects, whose records name their clusters by log group', () => {
+    for (const l of [layout, odd]) {
+      expect(isEksFleetKey(`${eksFleetDeliveryPrefix(l)}2026/11/02/10/x`, l.logsPrefix)).toBe(true);
+      expect(isEksFleetKey(`${clusterLogsPrefix(l, 'eks')}2026/11/02/10/x`, l.logsPrefix)).toBe(false);
+    }
+    expect(clusterOfEksLogGroup('/aws/eks/team_a-1/cluster')).toBe('team_a-1');
+    for (const g of [
+      '/aws/eks/team_a-1/other',
+      '/aws/lambda/x',
+      '/aws/eks/-x/cluster',
+      '/aws/eks/a/b/cluster',
+    ])
+      expect(clusterOfEksLogGroup(g)).toBeNull();
   });
 
   it.each<[string, Partial<BucketLayout>, RegExp[]]>([

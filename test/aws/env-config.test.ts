@@ -137,6 +137,10 @@ describe('function configuration from the environment', () => {
     [{ BUCKET: 'b', TOPIC_ARN: 't', REPORT_LINK: 'url' }, /REPORT_BASE_URL/],
     [{ BUCKET: 'b', TOPIC_ARN: 't', REPORT_LINK: 'url', REPORT_BASE_URL: 'http://x.example' }, /https/],
     [{ BUCKET: 'b', TOPIC_ARN: 't', EKS_CLUSTER_ARNS: 'prod=arn:aws:s3:::b' }, /EKS_CLUSTER_ARNS/],
+    [
+      { BUCKET: 'b', TOPIC_ARN: 't', EKS_CLUSTER_ARN_PREFIX: 'arn:aws:eks:eu-west-1:123456789012:cluster' },
+      /EKS_CLUSTER_ARN_PREFIX must be/,
+    ],
     [{ BUCKET: 'b', TOPIC_ARN: 't', REPORT_LINK: 'presigned', REPORT_URL_EXPIRES: '8d' }, /7 days/],
     [
       { BUCKET: 'b', TOPIC_ARN: 't', REPORT_LINK: 'function', REPORT_LINK_SECRET: 's' },

@@ -26,7 +26,9 @@ describe('bench harness (smoke)', () => {
       resultsDir: dir,
       log: () => {},
     });
-  });
+    // It runs the harness whole (children, workers, every measure): ~25 s alone, and well
+    // over a minute on a loaded two-core machine, which a timeout must not call a failure.
+  }, 240000);
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

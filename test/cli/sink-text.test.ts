@@ -29,6 +29,24 @@ describe('withoutEmulatorLinks', () => {
     [`[report](${EMU}/b/r.html)`, `report ${NOTE}`],
     ['https://reports.example.com/r.html', 'https://reports.example.com/r.html'], // a real front stays
     ['http://127.0.0.1:9999/other', 'http://127.0.0.1:9999/other'], // another port is not the emulator
+    // A link left out has no lifetime to tell, on its line or the next (the email's layout).
+    [
+      `<${EMU}/r.html|Full report> (link valid until 2026-12-07 20:05:13 UTC) · alert a1`,
+      `Full report ${NOTE} · alert a1`,
+    ],
+    [
+      `Full report: ${EMU}/r.html\n     (link valid until 2026-12-07 20:05:13 UTC)\n\nAlert a1`,
+      `Full report: ${NOTE}\n\nAlert a1`,
+    ],
+    [
+      `<${EMU}/r.html|Full report> _(link valid until 2026-12-07 20:05 UTC at the latest, sooner if the session ends)_`,
+      `Full report ${NOTE}`,
+    ],
+    // A real link keeps its lifetime.
+    [
+      '<https://r.example.com/x|Full report> (link valid until 2026-12-07 UTC)',
+      '<https://r.example.com/x|Full report> (link valid until 2026-12-07 UTC)',
+    ],
   ])('%p', (text, want) => {
     expect(withoutEmulatorLinks(text, EMU)).toBe(want);
   });

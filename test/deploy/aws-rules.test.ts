@@ -20,7 +20,12 @@ import { KEY_USES, layoutRequests, uncatalogued } from './rules/layout-requests'
 import { nameViolations } from './rules/name-limits';
 import { packageAll, PARAMETER_SETS, type Packaged } from './rules/packaged-sets';
 import { Resolver } from './rules/resolve';
-import { retryConflicts } from './rules/rollback';
+import { retryConflicts, survivorsOfFailedCreate } from './rules/rollback';
+import {
+  bucketPolicySpecOf,
+  putExistingBucketPolicy,
+  restoreExistingBucketPolicy,
+} from '../../lib/aws/bucket-policy';
 import { schemaViolations, specDatabase } from './rules/schema-check';
 import { slackResources } from './rules/slack-resources';
 import { firehoseRequests, subscriptionRequests } from './rules/service-requests';
@@ -147,9 +152,13 @@ async function principalRequests(p: Packaged, t: Template): Promise<IamRequest[]
     secretArn: noTranslation,
   };
   return [
-    ...calls.flatMap((c) => requestsForCall(c, translate, r.d, {})),
+    // The custom resources' objects are in the bucket (the saved bucket policy): its key applies.
+    ...calls.flatMap((c) => {
+      const bucketKey = bucketKeyOf(p, t);
+      return requestsForCall(c, translate, r.d, bucketKey ? { bucketKey } : {});
+    }),
     ...firehoseRequests(t, r, bucketKeyOf(p, t)),
-    ...subscriptionRequests(t, r),
+    ...subscriptionRequests(t, r, calls),
   ];
 }
 
@@ -210,12 +219,27 @@ describe.each(PARAMETER_SETS.map((s) => [s.name]))('parameter set: %s', (name) =
     const t = effectiveTemplate(p.template);
     const verdict = await principalVerdict(p, t);
     expect(verdict.denied).toEqual([]);
-    // With clusters listed: log groups created, Firehose writes, CloudWatch Logs puts.
+    // With clusters listed: each log group created, described, subscribed and unsubscribed
+    // (distinct requests: the role passed and the stream put into are one each), Firehose
+    // writes, CloudWatch Logs puts.
     const clusters = (p.set.params.eksClusters ?? '').split(',').filter(Boolean).length;
-    expect(verdict.evaluated).toBeGreaterThanOrEqual(clusters > 0 ? clusters + 8 : 0);
-    // Each stream's delivery error log is among them (CloudWatchLoggingOptions on).
-    const logged = (await principalRequests(p, t)).filter((q) => q.action === 'logs:PutLogEvents');
-    expect(logged).toHaveLength(clusters);
+    expect(verdict.evaluated).toBeGreaterThanOrEqual(clusters > 0 ? 4 * clusters + 8 : 0);
+    const requests = await principalRequests(p, t);
+    const actions = new Set(requests.map((q) => q.action));
+    if (clusters > 0)
+      for (const a of [
+        'logs:CreateLogGroup',
+        'logs:PutRetentionPolicy',
+        'logs:DescribeSubscriptionFilters',
+        'logs:PutSubscriptionFilter',
+        'logs:DeleteSubscriptionFilter',
+        'iam:PassRole',
+        'firehose:PutRecordBatch',
+      ])
+        expect([a, actions.has(a)]).toEqual([a, true]);
+    // The one stream's delivery error log is among them (CloudWatchLoggingOptions on).
+    const logged = requests.filter((q) => q.action === 'logs:PutLogEvents');
+    expect(logged).toHaveLength(clusters > 0 ? 1 : 0);
   });
 
   it('grants every key the bucket layout builds to the functions that use it', async () => {
@@ -265,6 +289,111 @@ describe('slackWebhookParameter=none', () => {
     const t = clone(of('no Slack'));
     plant(t);
     expect(slackResources(t)).toContain(id);
+  });
+});
+
+/** An existing bucket as S3 keeps it: its policy and its objects (logs among them). */
+function existingBucket(policy: string | null) {
+  const state = { policy, objects: new Map<string, string>([['logs/prod/audit-1.json.gz', 'logs']]) };
+  const client = {
+    send: async (c: { constructor: { name: string }; input: Record<string, unknown> }) => {
+      const i = c.input;
+      switch (c.constructor.name) {
+        case 'GetBucketPolicyCommand':
+          if (state.policy === null)
+            throw Object.assign(new Error('The bucket policy does not exist'), {
+              name: 'NoSuchBucketPolicy',
+            });
+          return { Policy: state.policy };
+        case 'PutBucketPolicyCommand':
+          state.policy = String(i.Policy);
+          return {};
+        case 'DeleteBucketPolicyCommand':
+          state.policy = null;
+          return {};
+        case 'PutObjectCommand':
+          state.objects.set(String(i.Key), String(i.Body));
+          return {};
+        case 'GetObjectCommand': {
+          const body = state.objects.get(String(i.Key));
+          if (body === undefined)
+            throw Object.assign(new Error('The specified key does not exist.'), { name: 'NoSuchKey' });
+          return { Body: { transformToString: async () => body } };
+        }
+        default:
+          throw new Error(`not modelled: ${c.constructor.name}`);
+      }
+    },
+  };
+  return { state, client: client as never };
+}
+
+/**
+ * A first deploy with existingBucketPolicy=true that fails after the custom resource put the
+ * policy (a later resource fails), CloudFormation's rollback on the template's rules (a
+ * resource it does not keep is deleted: the custom resource's delete), then the retry.
+ */
+async function failedFirstDeployThenRetry(t: Template, policy: string | null) {
+  const eff = effectiveTemplate(t);
+  const spec = bucketPolicySpecOf(
+    new Resolver(eff).value(eff.Resources.ExistingBucketPolicy!.Properties!) as never,
+  );
+  const bucket = existingBucket(policy);
+  await putExistingBucketPolicy(bucket.client, spec, null);
+  const replaced = bucket.state.policy;
+  if (!survivorsOfFailedCreate(eff).includes('ExistingBucketPolicy'))
+    await restoreExistingBucketPolicy(bucket.client, spec);
+  const afterRollback = bucket.state.policy;
+  await putExistingBucketPolicy(bucket.client, spec, null);
+  const afterRetry = bucket.state.policy;
+  // The stack removed later: the custom resource's delete.
+  await restoreExistingBucketPolicy(bucket.client, spec);
+  return { spec, replaced, afterRollback, afterRetry, afterRemoval: bucket.state.policy, bucket };
+}
+
+describe('existingBucketPolicy=true: the bucket’s own policy saved, kept, and put back', () => {
+  const USERS = JSON.stringify({
+    Version: '2012-10-17',
+    Statement: [
+      {
+        Sid: 'AnalyticsReads',
+        Effect: 'Allow',
+        Principal: { AWS: 'arn:aws:iam::123456789012:role/analytics' },
+        Action: 's3:GetObject',
+        Resource: 'arn:aws:s3:::acme-eks-audit-logs/*',
+      },
+    ],
+  });
+  const template = (): Template =>
+    clone(packaged.find((p) => p.set.name === 'EKS on an existing bucket')!.template);
+
+  it('a failed first deploy leaves the old policy, the retry works, and a removal puts it back, keeping the logs', async () => {
+    const run = await failedFirstDeployThenRetry(template(), USERS);
+    // Saved in the bucket, under the state prefix, before anything changed.
+    expect(run.spec.savedKey).toBe('state/existing-bucket-policy/koperator-audit-test.json');
+    expect(JSON.parse(run.bucket.state.objects.get(run.spec.savedKey)!).policy).toBe(USERS);
+    // While deployed: the bucket's statements and the TLS-only one.
+    expect(JSON.parse(run.replaced!).Statement.map((x: { Sid: string }) => x.Sid)).toEqual([
+      'AnalyticsReads',
+      'DenyInsecureTransport',
+    ]);
+    expect(run.afterRollback).toBe(USERS);
+    expect(run.afterRetry).toBe(run.replaced);
+    expect(run.afterRemoval).toBe(USERS);
+    expect(run.bucket.state.objects.has('logs/prod/audit-1.json.gz')).toBe(true);
+  });
+
+  it('a bucket that had no policy has none again after the rollback', async () => {
+    const run = await failedFirstDeployThenRetry(template(), null);
+    expect(run.afterRollback).toBeNull();
+    expect(run.afterRemoval).toBeNull();
+  });
+
+  it('a planted fault: the policy retained on rollback (the blocker that was) leaves the replacement', async () => {
+    const t = template();
+    t.Resources.ExistingBucketPolicy!.DeletionPolicy = 'Retain';
+    const run = await failedFirstDeployThenRetry(t, USERS);
+    expect(run.afterRollback).not.toBe(USERS);
   });
 });
 
@@ -397,6 +526,15 @@ describe('each check fails on a planted fault', () => {
       /AnalyzeRole: sns:Publish on arn:aws:sns:us-east-1:123456789012:koperator-audit-test-chat is ImplicitlyDenied/,
     ],
     [
+      'the analysis may not send its traces',
+      (t) => {
+        const doc = (props(t, 'AnalyzeRole').Policies as { PolicyDocument: { Statement: Props[] } }[])[0]!
+          .PolicyDocument;
+        doc.Statement = doc.Statement.filter((x) => x.Sid !== 'SendTraces');
+      },
+      /AnalyzeRole: xray:PutTraceSegments on \* is ImplicitlyDenied \(analyze: Lambda sends the function’s traces\)/,
+    ],
+    [
       'ingest may not read the logs',
       (t) => {
         const doc = (props(t, 'IngestRole').Policies as { PolicyDocument: { Statement: Props[] } }[])[0]!
@@ -448,15 +586,62 @@ describe('each check fails on a planted fault', () => {
     )[0]!.PolicyDocument.Statement.find((x) => x.Sid === sid)!;
   it.each<[string, string, (t: Template) => void, RegExp]>([
     [
-      'the custom resource may create only the bare log-group ARN (blocker 1)',
+      'the custom resource may act only on the bare log-group ARN (blocker 1)',
       'EKS, 2 clusters',
       (t) => {
-        const s = statementOf(t, 'EksLogGroupsRole', 'CreateMissingEksLogGroups');
-        s.Resource = (s.Resource as { 'Fn::Sub': string }[]).map((x) => ({
-          'Fn::Sub': x['Fn::Sub'].replace(/:\*$/, ''),
-        }));
+        const s = statementOf(t, 'EksLogGroupsRole', 'PrepareAndSubscribeEksLogGroups');
+        const sub = s.Resource as { 'Fn::Sub': string };
+        sub['Fn::Sub'] = sub['Fn::Sub'].replace(/:\*$/, '');
       },
       /EksLogGroupsRole: logs:CreateLogGroup on arn:aws:logs:us-east-1:123456789012:log-group:\/aws\/eks\/prod-eu\/cluster:log-stream: is ImplicitlyDenied \(eksLogGroups: CloudWatchLogs CreateLogGroup\)/,
+    ],
+    [
+      'the custom resource may not pass the CloudWatch Logs role (PutSubscriptionFilter needs iam:PassRole)',
+      'EKS, 2 clusters',
+      (t) => {
+        const doc = (
+          props(t, 'EksLogGroupsRole').Policies as { PolicyDocument: { Statement: Props[] } }[]
+        )[0]!.PolicyDocument;
+        doc.Statement = doc.Statement.filter((x) => x.Sid !== 'PassLogsRole');
+      },
+      /EksLogGroupsRole: iam:PassRole on arn:aws:iam::123456789012:role\/\S*EksLogsRole\S* with \{"iam:PassedToService":"logs.amazonaws.com"\} is ImplicitlyDenied \(eksLogGroups: CloudWatchLogs PutSubscriptionFilter: passes its role\)/,
+    ],
+    [
+      'the custom resource may pass the role to another service only',
+      'EKS, 2 clusters',
+      (t) => {
+        const s = statementOf(t, 'EksLogGroupsRole', 'PassLogsRole');
+        s.Condition = { StringEquals: { 'iam:PassedToService': 'firehose.amazonaws.com' } };
+      },
+      /EksLogGroupsRole: iam:PassRole on \S+ with \{"iam:PassedToService":"logs.amazonaws.com"\} is ImplicitlyDenied/,
+    ],
+    [
+      'the custom resource may not look for free filter slots',
+      'EKS, a fleet of 200',
+      (t) => {
+        const s = statementOf(t, 'EksLogGroupsRole', 'PrepareAndSubscribeEksLogGroups');
+        s.Action = (s.Action as string[]).filter((a) => a !== 'logs:DescribeSubscriptionFilters');
+      },
+      /EksLogGroupsRole: logs:DescribeSubscriptionFilters on arn:aws:logs:us-east-1:123456789012:log-group:\/aws\/eks\/eks-eu-west-1-team-kafka-0199\/cluster:log-stream: is ImplicitlyDenied/,
+    ],
+    [
+      'the custom resource may not take back a filter (update, delete)',
+      'EKS, 2 clusters',
+      (t) => {
+        const s = statementOf(t, 'EksLogGroupsRole', 'PrepareAndSubscribeEksLogGroups');
+        s.Action = (s.Action as string[]).filter((a) => a !== 'logs:DeleteSubscriptionFilter');
+      },
+      /EksLogGroupsRole: logs:DeleteSubscriptionFilter on arn:aws:logs:us-east-1:123456789012:log-group:\/aws\/eks\/prod_us\/cluster:log-stream: is ImplicitlyDenied/,
+    ],
+    [
+      'the custom resource may not save the existing bucket’s policy',
+      'EKS on an existing bucket',
+      (t) => {
+        const doc = (props(t, 'EksLogGroupsRole').Policies as { PolicyDocument: { Statement: Json[] } }[])[0]!
+          .PolicyDocument;
+        doc.Statement = doc.Statement.filter((x) => !JSON.stringify(x).includes('SaveExistingBucketPolicy'));
+      },
+      /EksLogGroupsRole: s3:PutObject on arn:aws:s3:::acme-eks-audit-logs\/state\/existing-bucket-policy\/koperator-audit-test\.json is ImplicitlyDenied/,
     ],
     [
       'Firehose may not write failed records',
@@ -465,7 +650,7 @@ describe('each check fails on a planted fault', () => {
         const s = statementOf(t, 'EksFirehoseRole', 'WriteClusterLogs');
         s.Resource = (s.Resource as Json[]).slice(0, -1);
       },
-      /EksFirehoseRole: s3:PutObject on arn:aws:s3:::koperator-audit-test-\w+\/firehose-errors\/prod-eu\/processing-failed\/\S+ is ImplicitlyDenied/,
+      /EksFirehoseRole: s3:PutObject on arn:aws:s3:::koperator-audit-test-\w+\/firehose-errors\/_eks\/processing-failed\/\S+ is ImplicitlyDenied/,
     ],
     [
       'Firehose may not use the bucket’s key',
@@ -487,14 +672,15 @@ describe('each check fails on a planted fault', () => {
       /EksFirehoseRole: logs:PutLogEvents on arn:aws:logs:us-east-1:123456789012:log-group:\/aws\/kinesisfirehose\/koperator-audit-test-eks:log-stream:S3Delivery is ImplicitlyDenied/,
     ],
     [
-      'CloudWatch Logs may put into one stream only',
+      'CloudWatch Logs may put into another stream only',
       'EKS, 2 clusters',
       (t) => {
-        const s = statementOf(t, 'EksLogsRole', 'PutIntoDeliveryStreams');
-        const sub = s.Resource as { 'Fn::Sub': string };
-        sub['Fn::Sub'] = sub['Fn::Sub'].replace(/\*$/, 'prod-eu');
+        const s = statementOf(t, 'EksLogsRole', 'PutIntoDeliveryStream');
+        s.Resource = {
+          'Fn::Sub': 'arn:${AWS::Partition}:firehose:${AWS::Region}:${AWS::AccountId}:deliverystream/other',
+        };
       },
-      /EksLogsRole: firehose:PutRecord on arn:aws:firehose:us-east-1:123456789012:deliverystream\/koperator-audit-test-prod_us is ImplicitlyDenied/,
+      /EksLogsRole: firehose:PutRecordBatch on arn:aws:firehose:us-east-1:123456789012:deliverystream\/koperator-audit-test-eks is ImplicitlyDenied \(EksLogsRole: CloudWatch Logs delivers \/aws\/eks\/prod-eu\/cluster \(put by eksLogGroups\)\)/,
     ],
   ])('IAM of other principals: %s', async (_, setName, plant, expected) => {
     const p = packaged.find((x) => x.set.name === setName)!;

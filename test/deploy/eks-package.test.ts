@@ -1,14 +1,25 @@
 // `npm run package` with the EKS onboarding and the reservations turned on, offline: the
-// eksClusters param becomes the per-cluster resources through osls' own variable resolution
+// eksClusters param becomes the fleet's resources through osls' own variable resolution
 // (infra/eks-shipping.cjs), wired to the stack's bucket, alarm topic and custom resource
-// function; a bad cluster name stops the packaging with a message that names it.
+// function; a fleet of 200 packages within every limit; a bad cluster name, and a fleet past
+// the limits, stop the packaging with a message that names it.
 import { mkdirSync, mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 import { auditFilterPattern, renderPattern } from '../../lib/ingest/subscription-filter';
 import { parseEksClusters } from '../../lib/deploy/eks-clusters';
+import {
+  environmentBytes,
+  MAX_ENVIRONMENT_BYTES,
+  MAX_RESOURCES,
+  MAX_ROLE_POLICY_CHARACTERS,
+  MAX_TEMPLATE_BYTES,
+  rolePolicyCharacters,
+  templateBytes,
+  type LimitsTemplate,
+} from '../../lib/deploy/stack-limits';
 import { packaged, runPackage, type PackageRun } from './package-cache';
-import { EKS_TWO, eksClusterNames } from './rules/packaged-sets';
+import { EKS_LARGEST_FLEET, EKS_TWO, eksClusterNames } from './rules/packaged-sets';
 
 type Json = Record<string, unknown>;
 interface Resource {
@@ -55,24 +66,37 @@ describe('osls package with eksClusters and reservedConcurrency=true (offline)',
     template = entry.template as typeof template;
   }, 300_000);
 
-  it('ships each listed cluster’s log group through its own stream into the stack’s bucket under logs/<cluster>/', () => {
-    for (const c of clusters) {
-      const filter = template.Resources[`${c.logicalId}SubscriptionFilter`]!;
-      expect(filter.Type).toBe('AWS::Logs::SubscriptionFilter');
-      expect(filter.Properties.LogGroupName).toBe(`/aws/eks/${c.name}/cluster`);
-      expect(filter.Properties.FilterPattern).toBe(renderPattern(auditFilterPattern()));
-      const stream = template.Resources[`${c.logicalId}DeliveryStream`]!.Properties;
-      const s3 = stream.ExtendedS3DestinationConfiguration as Json;
-      expect(stream.DeliveryStreamName).toBe(`koperator-audit-test-${c.name}`);
-      expect(s3.Prefix).toBe(`logs/${c.name}/audit/firehose/`);
-      expect(s3.BufferingHints).toEqual({ IntervalInSeconds: 60, SizeInMBs: 5 });
-      // The stack's own bucket, by its constructed name (a Ref would close a dependency cycle).
-      expect(JSON.stringify(s3.BucketARN)).toContain(
-        '"Fn::If":["CreateBucket",{"Fn::Join":["-",["koperator-audit","test"',
-      );
-    }
-    expect(template.Resources.EksLogGroups!.Properties.ServiceToken).toEqual({
-      'Fn::GetAtt': ['EksLogGroupsLambdaFunction', 'Arn'],
+  it('ships every listed cluster’s log group through the one stream into the stack’s bucket under logs/_eks/', () => {
+    const subs = template.Resources.EksSubscriptions!;
+    expect(subs.Type).toBe('Custom::EksSubscriptions');
+    expect(subs.Properties.LogGroupNames).toEqual(clusters.map((c) => `/aws/eks/${c.name}/cluster`));
+    expect(subs.Properties.FilterPattern).toBe(renderPattern(auditFilterPattern()));
+    expect(subs.Properties.RetentionInDays).toBe(30);
+    expect(subs.Properties.ServiceToken).toEqual({ 'Fn::GetAtt': ['EksLogGroupsLambdaFunction', 'Arn'] });
+    const stream = template.Resources.EksDeliveryStream!.Properties;
+    const s3 = stream.ExtendedS3DestinationConfiguration as Json;
+    expect(stream.DeliveryStreamName).toBe('koperator-audit-test-eks');
+    expect(s3.Prefix).toBe('logs/_eks/');
+    expect(s3.BufferingHints).toEqual({ IntervalInSeconds: 60, SizeInMBs: 5 });
+    // The stack's own bucket, by its constructed name (a Ref would close a dependency cycle).
+    expect(JSON.stringify(s3.BucketARN)).toContain(
+      '"Fn::If":["CreateBucket",{"Fn::Join":["-",["koperator-audit","test"',
+    );
+    expect(
+      Object.values(template.Resources).filter((r) => r.Type === 'AWS::Logs::SubscriptionFilter'),
+    ).toEqual([]);
+    // The custom resource function has the time to subscribe a fleet.
+    expect(template.Resources.EksLogGroupsLambdaFunction!.Properties.Timeout).toBe(900);
+    // The analysis derives the listed clusters' ARNs: its environment does not grow with them.
+    expect(
+      (template.Resources.AnalyzeLambdaFunction!.Properties.Environment as { Variables: Json }).Variables
+        .EKS_CLUSTER_ARN_PREFIX,
+    ).toEqual({
+      'Fn::If': [
+        'ShipEks',
+        { 'Fn::Sub': 'arn:${AWS::Partition}:eks:${AWS::Region}:${AWS::AccountId}:cluster/' },
+        '',
+      ],
     });
   });
 
@@ -84,13 +108,45 @@ describe('osls package with eksClusters and reservedConcurrency=true (offline)',
       for (const d of [r.DependsOn ?? []].flat()) expect([id, known.has(d)]).toEqual([id, true]);
   });
 
-  it('sends the per-cluster alarms to the alarm topic', () => {
-    for (const c of clusters)
-      for (const a of ['LogsStoppedAlarm', 'DeliveryStuckAlarm'])
-        expect(template.Resources[`${c.logicalId}${a}`]!.Properties.AlarmActions).toEqual({
-          'Fn::If': ['HasAlarmTopic', [''], [{ Ref: 'AlarmTopic' }]],
-        });
+  it('sends the fleet’s alarms to the alarm topic', () => {
+    for (const a of [
+      'EksLogsStoppedAlarm1',
+      'EksDeliveryStuckAlarm',
+      'EksThrottledAlarm',
+      'EksDeliveryErrorAlarm',
+    ])
+      expect(template.Resources[a]!.Properties.AlarmActions).toEqual({
+        'Fn::If': ['HasAlarmTopic', [''], [{ Ref: 'AlarmTopic' }]],
+      });
   });
+
+  // The packaged set of the deploy checks (test/deploy/rules/packaged-sets.ts), from the cache.
+  it('packages a fleet of 200 clusters within every limit, and says by how much', async () => {
+    const big = (
+      await packaged({ stage: 'test', params: { eksClusters: eksClusterNames(EKS_LARGEST_FLEET) } })
+    ).template as unknown as LimitsTemplate;
+    const resources = Object.keys(big.Resources).length;
+    const bytes = templateBytes(big);
+    const env = Math.max(
+      ...Object.values(big.Resources)
+        .filter((r) => r.Type === 'AWS::Lambda::Function')
+        .map((r) =>
+          environmentBytes(((r.Properties?.Environment as { Variables?: never })?.Variables ?? {}) as never),
+        ),
+    );
+    const policy = Math.max(
+      ...Object.values(big.Resources)
+        .filter((r) => r.Type === 'AWS::IAM::Role')
+        .map((r) => rolePolicyCharacters(r.Properties?.Policies ?? null)),
+    );
+    process.stdout.write(
+      `fleet of ${EKS_LARGEST_FLEET}: ${resources} resources, template ${bytes} B, largest environment ${env} B, largest role policy ${policy} characters\n`,
+    );
+    expect(resources).toBeLessThanOrEqual(MAX_RESOURCES);
+    expect(bytes).toBeLessThanOrEqual(MAX_TEMPLATE_BYTES);
+    expect(env).toBeLessThanOrEqual(MAX_ENVIRONMENT_BYTES);
+    expect(policy).toBeLessThanOrEqual(MAX_ROLE_POLICY_CHARACTERS);
+  }, 300_000);
 
   it('reserves concurrency when asked to', () => {
     expect(template.Conditions.ReserveConcurrency).toEqual({ 'Fn::Equals': ['true', 'true'] });
@@ -115,9 +171,8 @@ describe('osls package with eksClusters and reservedConcurrency=true (offline)',
     const run = await packageFailing({ eksClusters: eksClusterNames(1000) });
     expect(run.status).not.toBe(0);
     expect(run.output).toMatch(
-      /eksClusters: 1000 clusters make 4069 resources, over CloudFormation's 500 per template/,
+      /eksClusters: 1000 clusters, over the 690 one stack subscribes within its custom resource's 900 s/,
     );
-    expect(run.output).toMatch(/eksClusters: EksLogGroupsRole's inline policies could reach \d+ characters/);
   }, 200_000);
 
   it('refuses an event source mapping concurrency outside 2-1000, ingest polling past its reservation, and raw logs kept shorter than facts, naming each', async () => {

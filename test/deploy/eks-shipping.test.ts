@@ -1,8 +1,14 @@
 // The eksClusters param and the resources it becomes (lib/deploy): names EKS accepts, names
-// that stay stable and apart, and per cluster a stream, a filter and alarms that point at
-// that cluster only; roles that reach exactly the listed clusters' prefixes and streams.
-import { deliveryStreamName, parseEksClusters } from '../../lib/deploy/eks-clusters';
-import { deliveryErrorLog, eksShippingTemplate, type EksShippingInput } from '../../lib/deploy/eks-shipping';
+// that stay stable and apart, one delivery stream for the fleet, a custom resource that
+// subscribes every listed log group, an alarm per nine clusters; roles that reach exactly
+// the fleet's prefix, its stream and EKS control-plane log groups.
+import { parseEksClusters } from '../../lib/deploy/eks-clusters';
+import {
+  CLUSTERS_PER_ALARM,
+  deliveryErrorLog,
+  eksShippingTemplate,
+  type EksShippingInput,
+} from '../../lib/deploy/eks-shipping';
 
 type Json = Record<string, unknown>;
 
@@ -21,7 +27,10 @@ function input(clusters: string, extra: Partial<EksShippingInput> = {}): EksShip
     kmsCondition: 'UseKms',
     kmsKeyArn: '',
     logGroupsFunction: 'EksLogGroupsLambdaFunction',
+    statePrefix: 'state/',
+    bucketPolicyCondition: 'PolicyOnExistingBucket',
     errorLogRetentionDays: 30,
+    logGroupRetentionDays: 14,
     ...extra,
   };
 }
@@ -59,97 +68,121 @@ describe('parseEksClusters', () => {
   });
 });
 
-describe('deliveryStreamName', () => {
-  it('is <service>-<stage>-<cluster> while it fits, else cut with a hash, within 64 characters', () => {
-    expect(deliveryStreamName('koperator-audit-prod', 'eu')).toBe('koperator-audit-prod-eu');
-    const long1 = deliveryStreamName('koperator-audit-prod', 'x'.repeat(60) + 'a');
-    const long2 = deliveryStreamName('koperator-audit-prod', 'x'.repeat(60) + 'b');
-    expect(long1).toHaveLength(64);
-    expect(long1).not.toBe(long2);
-    expect(long1).toMatch(/^[A-Za-z0-9_.-]+$/);
-  });
-});
-
 describe('eksShippingTemplate', () => {
   const names = Array.from({ length: 10 }, (_, i) => `eks-${i}`);
   const t = eksShippingTemplate(input(names.join(',')));
   const ofType = (type: string) => Object.entries(t.Resources).filter(([, r]) => r.Type === type);
 
-  it('onboards ten clusters from one parameter: a stream, a filter and two alarms each', () => {
-    expect(ofType('AWS::KinesisFirehose::DeliveryStream')).toHaveLength(10);
-    expect(ofType('AWS::Logs::SubscriptionFilter')).toHaveLength(10);
-    // ...and one delivery-errors alarm for all of them.
-    expect(ofType('AWS::CloudWatch::Alarm')).toHaveLength(21);
+  it('onboards ten clusters from one parameter: one stream, one custom resource, an alarm per nine clusters', () => {
+    expect(ofType('AWS::KinesisFirehose::DeliveryStream').map(([id]) => id)).toEqual(['EksDeliveryStream']);
+    expect(ofType('AWS::Logs::SubscriptionFilter')).toEqual([]);
+    // Two logs-stopped alarms (nine and one clusters), delivery stuck, throttled, delivery errors.
+    expect(
+      ofType('AWS::CloudWatch::Alarm')
+        .map(([id]) => id)
+        .sort(),
+    ).toEqual([
+      'EksDeliveryErrorAlarm',
+      'EksDeliveryStuckAlarm',
+      'EksLogsStoppedAlarm1',
+      'EksLogsStoppedAlarm2',
+      'EksThrottledAlarm',
+    ]);
     // Two roles shared by all clusters, plus the custom resource function's.
     expect(
       ofType('AWS::IAM::Role')
         .map(([id]) => id)
         .sort(),
     ).toEqual(['EksFirehoseRole', 'EksLogGroupsRole', 'EksLogsRole']);
-    expect(props(t.Resources.EksLogGroups).LogGroupNames).toEqual(names.map((n) => `/aws/eks/${n}/cluster`));
+    expect(props(t.Resources.EksSubscriptions)).toEqual({
+      ServiceToken: { 'Fn::GetAtt': ['EksLogGroupsLambdaFunction', 'Arn'] },
+      LogGroupNames: names.map((n) => `/aws/eks/${n}/cluster`),
+      FilterName: 'koperator-audit-prod-eks',
+      LegacyFilterName: 'koperator-audit-prod',
+      FilterPattern: '{ $.verb != "get" }',
+      DestinationArn: { 'Fn::GetAtt': ['EksDeliveryStream', 'Arn'] },
+      RoleArn: { 'Fn::GetAtt': ['EksLogsRole', 'Arn'] },
+      RetentionInDays: 14,
+    });
+    expect(t.Resources.EksSubscriptions!.Type).toBe('Custom::EksSubscriptions');
     expect(t.Outputs.EksClusters!.Value).toBe(names.join(','));
   });
 
-  it('keeps each cluster apart: its log group to its own stream, written under logs/<cluster>/', () => {
-    for (const c of parseEksClusters(names.join(','))) {
-      const filter = props(t.Resources[`${c.logicalId}SubscriptionFilter`]);
-      expect(filter.LogGroupName).toBe(`/aws/eks/${c.name}/cluster`);
-      expect(filter.DestinationArn).toEqual({ 'Fn::GetAtt': [`${c.logicalId}DeliveryStream`, 'Arn'] });
-      expect(filter.FilterPattern).toBe('{ $.verb != "get" }');
-      expect(t.Resources[`${c.logicalId}SubscriptionFilter`]!.DependsOn).toEqual([
-        'EksLogGroups',
-        'EksLogsRole',
-      ]);
-      const s3 = props(t.Resources[`${c.logicalId}DeliveryStream`])
-        .ExtendedS3DestinationConfiguration as Json;
-      expect(s3.Prefix).toBe(`logs/${c.name}/audit/firehose/`);
-      expect(s3.ErrorOutputPrefix).toBe(`firehose-errors/${c.name}/!{firehose:error-output-type}/`);
-      expect(s3.BufferingHints).toEqual({ IntervalInSeconds: 60, SizeInMBs: 5 });
-      expect(s3.CompressionFormat).toBe('UNCOMPRESSED');
-      const stopped = props(t.Resources[`${c.logicalId}LogsStoppedAlarm`]);
-      expect(text(stopped.Metrics)).toContain(`/aws/eks/${c.name}/cluster`);
-      expect(text(stopped.Metrics)).toContain(`${c.logicalId}DeliveryStream`);
-      expect(stopped).toMatchObject({
-        TreatMissingData: 'breaching',
-        EvaluationPeriods: 6,
-        DatapointsToAlarm: 6,
-      });
-      expect(stopped.AlarmActions).toEqual([{ Ref: 'AlarmTopic' }]);
-      // Points where S3 delivery errors are, not at the error prefix they never reach.
-      const stuck = props(t.Resources[`${c.logicalId}DeliveryStuckAlarm`]).AlarmDescription as string;
-      expect(stuck).toContain('retries for 24 h, then drops them');
-      expect(stuck).toContain('EksFirehoseRole');
-      expect(stuck).toMatch(/S3 delivery failures are not written under firehose-errors\//);
+  it('writes every cluster under logs/_eks/ (each record names its log group), and alarms per nine clusters', () => {
+    const s3 = props(t.Resources.EksDeliveryStream).ExtendedS3DestinationConfiguration as Json;
+    expect(props(t.Resources.EksDeliveryStream).DeliveryStreamName).toBe('koperator-audit-prod-eks');
+    expect(s3.Prefix).toBe('logs/_eks/');
+    expect(s3.ErrorOutputPrefix).toBe('firehose-errors/_eks/!{firehose:error-output-type}/');
+    expect(s3.BufferingHints).toEqual({ IntervalInSeconds: 60, SizeInMBs: 5 });
+    expect(s3.CompressionFormat).toBe('UNCOMPRESSED');
+    const clusters = parseEksClusters(names.join(','));
+    for (const [i, c] of clusters.entries()) {
+      const stopped = props(t.Resources[`EksLogsStoppedAlarm${Math.floor(i / CLUSTERS_PER_ALARM) + 1}`]);
+      expect(text(stopped.Metrics)).toContain(`"Value":"/aws/eks/${c.name}/cluster"`);
+      expect(stopped.AlarmDescription).toContain(c.name);
     }
+    const first = props(t.Resources.EksLogsStoppedAlarm1);
+    // CloudWatch's limit: at most 10 metrics per alarm (nine log groups and the stream).
+    const metrics = first.Metrics as Json[];
+    expect(metrics.filter((m) => m.MetricStat !== undefined)).toHaveLength(10);
+    expect(metrics.find((m) => m.ReturnData === true)!.Expression).toBe(
+      `IF(MIN([${Array.from({ length: 9 }, (_, i) => `FILL(g${i}, 0)`).join(', ')}]) == 0 OR FILL(delivered, 0) == 0, 1, 0)`,
+    );
+    // One period of eksSilenceHours: the same cluster silent the whole time.
+    expect((metrics[0]!.MetricStat as Json).Period).toBe(6 * 3600);
+    expect(first).toMatchObject({
+      TreatMissingData: 'breaching',
+      EvaluationPeriods: 1,
+      DatapointsToAlarm: 1,
+    });
+    expect(first.AlarmActions).toEqual([{ Ref: 'AlarmTopic' }]);
+    // Points where S3 delivery errors are, not at the error prefix they never reach.
+    const stuck = props(t.Resources.EksDeliveryStuckAlarm).AlarmDescription as string;
+    expect(stuck).toContain('retries for 24 h, then drops them');
+    expect(stuck).toContain('EksFirehoseRole');
+    expect(stuck).toMatch(/S3 delivery failures are not written under firehose-errors\/_eks\//);
+    expect(props(t.Resources.EksThrottledAlarm)).toMatchObject({ MetricName: 'ThrottledRecords' });
   });
 
-  it('lets Firehose write only the listed clusters’ prefixes and the error prefix, and CloudWatch Logs put only into the streams', () => {
+  it('lets Firehose write only the fleet’s prefix and its error prefix, CloudWatch Logs put only into the stream, and the custom resource pass only that role', () => {
     const fh = (
       props(t.Resources.EksFirehoseRole).Policies as { PolicyDocument: { Statement: Json[] } }[]
     )[0]!.PolicyDocument.Statement;
     const write = fh.find((s) => s.Sid === 'WriteClusterLogs')!;
     const resources = (write.Resource as Json[]).map((r) => (r['Fn::Sub'] as [string])[0]);
     expect(resources).toEqual([
-      ...names.map((n) => `arn:\${AWS::Partition}:s3:::\${B}/logs/${n}/*`),
-      'arn:${AWS::Partition}:s3:::${B}/firehose-errors/*',
+      'arn:${AWS::Partition}:s3:::${B}/logs/_eks/*',
+      'arn:${AWS::Partition}:s3:::${B}/firehose-errors/_eks/*',
     ]);
     const trust = text(props(t.Resources.EksFirehoseRole).AssumeRolePolicyDocument);
     expect(trust).toContain('sts:ExternalId');
     const logs = (props(t.Resources.EksLogsRole).Policies as { PolicyDocument: { Statement: Json[] } }[])[0]!
       .PolicyDocument.Statement[0]!;
     expect(logs.Action).toEqual(['firehose:PutRecord', 'firehose:PutRecordBatch']);
-    // Every stream of the stack by the prefix all their names share, whatever the fleet's size.
-    expect(logs.Resource).toEqual({
-      'Fn::Sub':
-        'arn:${AWS::Partition}:firehose:${AWS::Region}:${AWS::AccountId}:deliverystream/koperator-audit-prod-*',
+    expect(logs.Resource).toEqual({ 'Fn::GetAtt': ['EksDeliveryStream', 'Arn'] });
+    const lg = (
+      props(t.Resources.EksLogGroupsRole).Policies as { PolicyDocument: { Statement: Json[] } }[]
+    )[0]!.PolicyDocument.Statement;
+    expect(lg.find((s) => s.Sid === 'PrepareAndSubscribeEksLogGroups')).toMatchObject({
+      Action: [
+        'logs:CreateLogGroup',
+        'logs:PutRetentionPolicy',
+        'logs:DescribeSubscriptionFilters',
+        'logs:PutSubscriptionFilter',
+        'logs:DeleteSubscriptionFilter',
+      ],
+      Resource: {
+        'Fn::Sub':
+          'arn:${AWS::Partition}:logs:${AWS::Region}:${AWS::AccountId}:log-group:/aws/eks/*/cluster:*',
+      },
     });
-    for (const c of parseEksClusters(names.join(',')))
-      expect(props(t.Resources[`${c.logicalId}DeliveryStream`]).DeliveryStreamName as string).toMatch(
-        /^koperator-audit-prod-/,
-      );
-    const lg = text(props(t.Resources.EksLogGroupsRole).Policies);
-    expect(lg).toContain('logs:CreateLogGroup');
-    for (const n of names) expect(lg).toContain(`log-group:/aws/eks/${n}/cluster:*`);
+    expect(lg.find((s) => s.Sid === 'PassLogsRole')).toEqual({
+      Sid: 'PassLogsRole',
+      Effect: 'Allow',
+      Action: ['iam:PassRole'],
+      Resource: { 'Fn::GetAtt': ['EksLogsRole', 'Arn'] },
+      Condition: { StringEquals: { 'iam:PassedToService': 'logs.amazonaws.com' } },
+    });
   });
 
   it('logs every stream’s delivery errors to one log group and stream the stack creates, kept logRetentionDays', () => {
@@ -206,9 +239,14 @@ describe('eksShippingTemplate', () => {
     expect(why).toContain('retried for 24 h and then dropped');
   });
 
-  it('adds no resource per cluster for the error log: ten more clusters are forty more resources', () => {
-    const more = eksShippingTemplate(input(Array.from({ length: 20 }, (_, i) => `eks-${i}`).join(',')));
-    expect(Object.keys(more.Resources).length - Object.keys(t.Resources).length).toBe(40);
+  it('grows by one alarm per nine clusters: 200 clusters are 34 resources, not 866', () => {
+    const fleet = (n: number) =>
+      Object.keys(
+        eksShippingTemplate(input(Array.from({ length: n }, (_, i) => `eks-${i}`).join(','))).Resources,
+      ).length;
+    expect(fleet(9)).toBe(12);
+    expect(fleet(10)).toBe(13);
+    expect(fleet(200)).toBe(11 + Math.ceil(200 / 9));
   });
 
   it('with no cluster, adds only the idle custom resource function’s role, which may create nothing', () => {

@@ -75,6 +75,25 @@ describe('the key of an entry', () => {
       entryKey('b'.repeat(64), { stage: 'test', params: { kmsKeyArn: 'k', eventBridge: 'true' } }),
     ).not.toBe(a);
   });
+
+  it('packages the base set again under another Node, and reads the other sets packaged under any', () => {
+    const h = 'a'.repeat(64);
+    const other = { stage: 'test', params: { eventBridge: 'true' } };
+    const under = (major: string, spec: PackageSpec): string => {
+      const saved = process.env.KOPERATOR_AUDIT_NODE_MAJOR;
+      process.env.KOPERATOR_AUDIT_NODE_MAJOR = major;
+      try {
+        return entryKey(h, spec);
+      } finally {
+        if (saved === undefined) delete process.env.KOPERATOR_AUDIT_NODE_MAJOR;
+        else process.env.KOPERATOR_AUDIT_NODE_MAJOR = saved;
+      }
+    };
+    expect(under('22', BASE_SPEC)).not.toBe(under('24', BASE_SPEC));
+    expect(under('22', other)).toBe(under('24', other));
+    // Either way the tree's prefix leads, so pruning keeps both.
+    expect(under('24', BASE_SPEC).slice(0, 24)).toBe(h.slice(0, 24));
+  });
 });
 
 describe('an entry', () => {

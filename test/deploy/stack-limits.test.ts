@@ -7,8 +7,11 @@ import {
   concurrencyProblems,
   environmentBytes,
   longestValue,
+  MAX_EKS_CLUSTERS,
   MAX_ENVIRONMENT_BYTES,
+  MAX_TEMPLATE_BYTES,
   retentionProblems,
+  tracingProblems,
   rolePolicyCharacters,
   templateLimitProblems,
   type ConcurrencyParams,
@@ -112,14 +115,31 @@ describe('templateLimitProblems', () => {
     ]);
   });
 
-  // The packaged set 'EKS, the largest fleet' holds EKS_LARGEST_FLEET clusters; one more breaks a limit.
+  it('refuses a template over CloudFormation’s 1,048,576 bytes in S3, naming eksClusters when it lists clusters', () => {
+    const t = withResources(2, 'a,b');
+    t.Resources.Queue0!.Properties = { Tags: [{ Key: 'k', Value: 'x'.repeat(MAX_TEMPLATE_BYTES) }] };
+    expect(templateLimitProblems(t, ctx)).toEqual([
+      expect.stringMatching(
+        /^eksClusters: the template is \d+ bytes, over CloudFormation's 1048576 for a template in S3: list fewer clusters/,
+      ),
+    ]);
+    const small = withResources(2, 'a,b');
+    small.Resources.Queue0!.Properties = {
+      Tags: [{ Key: 'k', Value: 'x'.repeat(MAX_TEMPLATE_BYTES - 500) }],
+    };
+    expect(templateLimitProblems(small, ctx)).toEqual([]);
+  });
+
+  // The packaged set 'EKS, a fleet of 200' holds EKS_LARGEST_FLEET clusters; the shipping
+  // template alone, at the largest fleet the custom resource subscribes in time and one more.
   it.each<[number, RegExp | null]>([
     [EKS_LARGEST_FLEET, null],
+    [MAX_EKS_CLUSTERS, null],
     [
-      EKS_LARGEST_FLEET + 1,
-      /^eksClusters: EksLogGroupsRole's inline policies could reach \d+ characters, over IAM's 10240/,
+      MAX_EKS_CLUSTERS + 1,
+      /^eksClusters: 691 clusters, over the 690 one stack subscribes within its custom resource's 900 s/,
     ],
-  ])('holds the shipping template of %i clusters to IAM’s limit', (n, expected) => {
+  ])('holds the shipping template of %i clusters to the limits', (n, expected) => {
     const bucket = CREATED_BUCKET_NAME;
     const t = eksShippingTemplate({
       service: 'koperator-audit',
@@ -135,7 +155,10 @@ describe('templateLimitProblems', () => {
       kmsCondition: 'UseKms',
       kmsKeyArn: '',
       logGroupsFunction: 'EksLogGroupsLambdaFunction',
+      statePrefix: 'state/',
+      bucketPolicyCondition: 'PolicyOnExistingBucket',
       errorLogRetentionDays: 30,
+      logGroupRetentionDays: 30,
     }) as unknown as LimitsTemplate;
     const found = templateLimitProblems(t, ctx);
     if (expected === null) expect(found).toEqual([]);
@@ -192,6 +215,19 @@ describe('retentionProblems', () => {
     ['0', '30', /^rawLogsRetentionDays must be a whole number of days/],
   ])('raw logs %s days, facts %s', (raw, facts, expected) => {
     const found = retentionProblems({ rawLogsRetentionDays: raw, factsRetentionDays: facts });
+    if (expected === null) expect(found).toEqual([]);
+    else expect(found).toEqual([expect.stringMatching(expected)]);
+  });
+});
+
+describe('tracingProblems', () => {
+  it.each<[string, RegExp | null]>([
+    ['Active', null],
+    ['PassThrough', null],
+    ['true', /^tracing must be Active or PassThrough \(Lambda's TracingConfig mode\), got "true"/],
+    ['active', /^tracing must be Active or PassThrough/],
+  ])('%s', (tracing, expected) => {
+    const found = tracingProblems({ tracing });
     if (expected === null) expect(found).toEqual([]);
     else expect(found).toEqual([expect.stringMatching(expected)]);
   });

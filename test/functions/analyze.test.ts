@@ -173,6 +173,26 @@ describe('analyze handler', () => {
     expect(emf().find((l) => 'ActiveLoops' in l && l.cluster === 'eks-a')).toBeDefined();
   });
 
+  it('emits its peak memory as a share of its memory size, with the function dimension the memory alarm names', async () => {
+    process.env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE = '1769';
+    try {
+      await handler(
+        analysisRequestEvent('eks-a', new Date('2026-11-02T11:50:00Z')),
+        lambdaContext('analyze'),
+      );
+    } finally {
+      delete process.env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE;
+    }
+    const memory = emf().find((l) => 'MemoryUsedPercent' in l)!;
+    expect(memory).toMatchObject({ function: 'analyze', service: 'koperator-audit' });
+    // This test process's own peak: somewhere between nothing and several times 1,769 MB.
+    expect(memory.MemoryUsedPercent).toBeGreaterThan(0);
+    expect(
+      (memory._aws as { CloudWatchMetrics: { Dimensions: string[][]; Metrics: { Unit: string }[] }[] })
+        .CloudWatchMetrics[0],
+    ).toMatchObject({ Dimensions: [['service', 'function']], Metrics: [{ Unit: 'Percent' }] });
+  });
+
   it('reports a cluster whose facts are damaged as a batch item failure, and still analyses the others', async () => {
     await s3.send(
       new PutObjectCommand({

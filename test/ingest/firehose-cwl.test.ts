@@ -69,3 +69,57 @@ describe('scanCwlPayload', () => {
     expect(messagesOf('{"kind":"Event"}')).toBeNull();
   });
 });
+
+// One delivery stream for a fleet of EKS clusters: an object holds payloads of many log
+// groups, and each record must carry its own, the scanned way and the parsed way alike;
+// the newest time read is kept per log group, so each cluster's end of data is its own.
+describe('payloads of several log groups in one object', () => {
+  const a = mixedEvents().map((f) => f.event);
+  const b = mixedEvents().map((f) => f.event);
+  const payloads = [
+    ...cloudWatchPayloads(a, { logGroup: '/aws/eks/prod-eu/cluster', perPayload: 3, controlMessage: true }),
+    ...cloudWatchPayloads(b, { logGroup: '/aws/eks/prod_us/cluster', perPayload: 4 }),
+  ];
+  // Interleaved, as a shared stream writes them; one written with escaped slashes, one with its keys reordered (parsed whole).
+  const mixed = payloads
+    .map((p, i) => (i % 2 === 0 ? payloads[i / 2]! : payloads[payloads.length - 1 - (i - 1) / 2]!))
+    .map((p, i) =>
+      i === 1
+        ? JSON.stringify(p).replace(
+            /"logGroup":"([^"]*)"/,
+            (_, g: string) => `"logGroup":"${g.replace(/\//g, '\\/')}"`,
+          )
+        : i === 2
+          ? JSON.stringify({ logEvents: p.logEvents, logGroup: p.logGroup, messageType: p.messageType })
+          : JSON.stringify(p),
+    );
+
+  it.each([true, false])(
+    'gives every audit record its payload’s log group (relevantOnly %s)',
+    async (relevantOnly) => {
+      const { records, stats } = await readOne(
+        memoryObject('s3://b/logs/_eks/x', Buffer.concat(mixed.map((m) => gzipSync(m)))),
+        { relevantOnly },
+      );
+      const audit = records.filter((r) => r.kind === 'audit');
+      expect(audit.length).toBeGreaterThan(0);
+      const groupOf = new Map<string, string>();
+      for (const p of payloads) for (const e of p.logEvents) groupOf.set(e.message, p.logGroup);
+      for (const r of audit)
+        expect(r.kind === 'audit' && r.logGroup).toBe(
+          groupOf.get(JSON.stringify(r.kind === 'audit' ? r.event : null)),
+        );
+      expect(new Set(audit.map((r) => r.kind === 'audit' && r.logGroup))).toEqual(
+        new Set(['/aws/eks/prod-eu/cluster', '/aws/eks/prod_us/cluster']),
+      );
+      const newest = (events: typeof a) =>
+        events
+          .map((e) => e.requestReceivedTimestamp)
+          .reduce((x, y) => (Date.parse(y) > Date.parse(x) ? y : x));
+      expect(stats.newestByLogGroup).toEqual({
+        '/aws/eks/prod-eu/cluster': newest(a),
+        '/aws/eks/prod_us/cluster': newest(b),
+      });
+    },
+  );
+});

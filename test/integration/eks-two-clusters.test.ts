@@ -1,11 +1,12 @@
 // Two EKS clusters onboarded by the eksClusters param, end to end on fauxqs (real S3, SQS
 // and SNS over the wire): each cluster's audit events pass the subscription filter the
-// stack puts on its log group (evaluated here as CloudWatch would), travel as CloudWatch
-// Logs payloads through that cluster's Firehose stream (gzip'd payloads, concatenated, a
-// control message first) into the objects the stream writes under its own prefix; the
-// unchanged ingest and analysis must find each cluster's loops under that cluster's name
-// and nowhere else. Firehose and CloudWatch Logs are not emulated: their part is what the
-// generated template says (prefix, pattern), applied by the test.
+// stack's custom resource puts on its log group (evaluated here as CloudWatch would), travel
+// as CloudWatch Logs payloads through the fleet's ONE Firehose stream (gzip'd payloads of
+// both clusters interleaved in the same objects, a control message first) into the objects
+// it writes under logs/_eks/; the ingest must take each record's cluster from its payload's
+// log group, and the analysis find each cluster's loops under that cluster's name and
+// nowhere else. Firehose and CloudWatch Logs are not emulated: their part is what the
+// generated template says (prefix, pattern, log groups), applied by the test.
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { driveSqsHandler, uploadObject } from '../../lib/local-aws/local-stack';
@@ -13,7 +14,8 @@ import { parseEksClusters } from '../../lib/deploy/eks-clusters';
 import { eksShippingTemplate } from '../../lib/deploy/eks-shipping';
 import { auditFilterPattern, patternMatches, renderPattern } from '../../lib/ingest/subscription-filter';
 import { simulateCluster, type ScenarioName, type SimulatedLogs } from '../../sim';
-import { encodeOperator, firehoseObject } from '../../sim/encode';
+import { cloudWatchPayloads, encodeOperator } from '../../sim/encode';
+import { gzipSync } from 'zlib';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
 import {
   deploy,
@@ -56,24 +58,26 @@ describe('two EKS clusters onboarded by one parameter (fauxqs)', () => {
     kmsCondition: 'UseKms',
     kmsKeyArn: '',
     logGroupsFunction: 'EksLogGroupsLambdaFunction',
+    statePrefix: 'state/',
+    bucketPolicyCondition: 'PolicyOnExistingBucket',
     errorLogRetentionDays: 30,
+    logGroupRetentionDays: 30,
   });
-  /** What the template gives a cluster: its log group's subscription and its stream's prefix and name. */
-  const shipping = (name: string) => {
-    const c = clusters.find((x) => x.name === name)!;
-    const stream = template.Resources[`${c.logicalId}DeliveryStream`]!.Properties as {
-      DeliveryStreamName: string;
-      ExtendedS3DestinationConfiguration: { Prefix: string };
-    };
-    const filter = template.Resources[`${c.logicalId}SubscriptionFilter`]!.Properties as {
-      LogGroupName: string;
-    };
-    return {
-      logGroup: filter.LogGroupName,
-      prefix: stream.ExtendedS3DestinationConfiguration.Prefix,
-      stream: stream.DeliveryStreamName,
-    };
+  /** What the template gives the fleet: the log groups its custom resource subscribes, the stream's prefix and name. */
+  const subscriptions = template.Resources.EksSubscriptions!.Properties as {
+    LogGroupNames: string[];
+    FilterPattern: string;
   };
+  const stream = template.Resources.EksDeliveryStream!.Properties as {
+    DeliveryStreamName: string;
+    ExtendedS3DestinationConfiguration: { Prefix: string };
+  };
+  const logGroupOf = (name: string): string => {
+    const g = subscriptions.LogGroupNames.find((x) => x === `/aws/eks/${name}/cluster`);
+    if (!g) throw new Error(`${name} is not subscribed`);
+    return g;
+  };
+  const fleetKeys: string[] = [];
 
   beforeAll(async () => {
     fx = await startFauxqs();
@@ -81,6 +85,8 @@ describe('two EKS clusters onboarded by one parameter (fauxqs)', () => {
     handlerEnv(fx, env.stack, { LOOKBACK: '12h' });
     ingest = (await import('../../functions/ingest')).handler;
     let newest = 0;
+    // Each cluster's payloads, in two buffer flushes; the stream interleaves the clusters' payloads in each object.
+    const flushes: Buffer[][] = [[], []];
     for (const [name, scenario, seed] of CLUSTERS) {
       const sim = simulateCluster({
         seed,
@@ -90,24 +96,19 @@ describe('two EKS clusters onboarded by one parameter (fauxqs)', () => {
       });
       sims.set(name, sim);
       newest = Math.max(newest, ...sim.audit.map((e) => Date.parse(e.stageTimestamp)));
-      const { logGroup, prefix, stream } = shipping(name);
+      const logGroup = logGroupOf(name);
       // CloudWatch Logs applies the filter to each event's JSON, under the strict reading of
       // `!=` on a missing field (what AWS leaves undocumented must not be relied upon).
       const kept = sim.audit.filter((e) => patternMatches(pattern, e, 'absent-fails'));
-      // Two buffer flushes, as Firehose writes them: <prefix>YYYY/MM/DD/HH/<stream>-<version>-<time>-<id>.
       const half = Math.floor(kept.length / 2);
-      const keys: string[] = [];
-      for (const [i, part] of [kept.slice(0, half), kept.slice(half)].entries()) {
-        const key = `${prefix}2026/11/02/06/${stream}-1-2026-11-02-06-0${i}-00-0000000${i}`;
-        keys.push(key);
-        await uploadObject(
-          env.s3,
-          BUCKET,
-          key,
-          firehoseObject(part, { logGroup, controlMessage: i === 0, perPayload: 40 }),
-        );
-      }
-      shipped.set(name, { kept: kept.length, dropped: sim.audit.length - kept.length, keys });
+      for (const [i, part] of [kept.slice(0, half), kept.slice(half)].entries())
+        for (const p of cloudWatchPayloads(part, {
+          logGroup,
+          controlMessage: i === 0 && name === CLUSTERS[0]![0],
+          perPayload: 40,
+        }))
+          flushes[i]!.push(gzipSync(JSON.stringify(p)));
+      shipped.set(name, { kept: kept.length, dropped: sim.audit.length - kept.length, keys: [] });
       // koperator's own logs still come by Fluent Bit (infra/log-shipping.md), under the same cluster.
       await uploadObject(
         env.s3,
@@ -116,6 +117,15 @@ describe('two EKS clusters onboarded by one parameter (fauxqs)', () => {
         encodeOperator('fluent-bit-operator', sim.operator, { gzip: true }),
       );
     }
+    // As Firehose writes them: <prefix>YYYY/MM/DD/HH/<stream>-<version>-<time>-<id>, payloads of both clusters in turn.
+    for (const [i, payloads] of flushes.entries()) {
+      const a = payloads.filter((_, j) => j % 2 === 0);
+      const b = payloads.filter((_, j) => j % 2 === 1);
+      const mixed = a.flatMap((p, j) => (b[j] ? [p, b[j]!] : [p])).concat(b.slice(a.length));
+      const key = `${stream.ExtendedS3DestinationConfiguration.Prefix}2026/11/02/06/${stream.DeliveryStreamName}-1-2026-11-02-06-0${i}-00-0000000${i}`;
+      fleetKeys.push(key);
+      await uploadObject(env.s3, BUCKET, key, Buffer.concat(mixed));
+    }
     runTime = new Date(newest + 1000);
   }, 120_000);
   afterAll(async () => {
@@ -123,11 +133,12 @@ describe('two EKS clusters onboarded by one parameter (fauxqs)', () => {
     await fx?.stop();
   });
 
-  it("writes each cluster's stream under that cluster's logs prefix, the filter dropping noise", () => {
+  it('writes every cluster through the one stream under logs/_eks/, the filter dropping noise', () => {
+    for (const key of fleetKeys)
+      expect(key.startsWith('logs/_eks/2026/11/02/06/koperator-audit-test-eks-')).toBe(true);
+    expect(subscriptions.FilterPattern).toBe(renderPattern(pattern));
     for (const [name] of CLUSTERS) {
       const s = shipped.get(name)!;
-      for (const key of s.keys) expect(key.startsWith(`logs/${name}/audit/firehose/`)).toBe(true);
-      expect(shipping(name).logGroup).toBe(`/aws/eks/${name}/cluster`);
       expect(s.kept).toBeGreaterThan(0);
       expect(s.dropped).toBeGreaterThan(0);
       process.stdout.write(
@@ -137,7 +148,7 @@ describe('two EKS clusters onboarded by one parameter (fauxqs)', () => {
   });
 
   it('ingests both clusters into their own facts and finds and alerts each one’s loops under its name only', async () => {
-    expect(await notifyObjects(env, 'logs/')).toBe(2 * CLUSTERS.length + CLUSTERS.length);
+    expect(await notifyObjects(env, 'logs/')).toBe(fleetKeys.length + CLUSTERS.length);
     const drive = await driveSqsHandler(env.sqs, env.stack.ingestQueueUrl, env.stack.ingestQueueArn, ingest);
     expect(drive.failures.flat()).toEqual([]);
     const facts = await env.s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'facts/' }));

@@ -64,6 +64,9 @@ describe('runLocalPipeline', () => {
       expect(r.chat).toHaveLength(4);
       expect(out.text()).toContain('━━ Alert 1 of 4: [demo] loop started');
       expect(out.text().match(/^── Slack$/gm)).toHaveLength(4);
+      // Every link points into the stopped emulator: left out, and no lifetime said for it.
+      expect(out.text()).toContain('(link left out: it pointed into the emulator, which has stopped)');
+      expect(out.text()).not.toContain('valid until');
       expect(out.text()).not.toContain(' loop(s) ended before this first analysis');
       expect(err.text()).toMatch(/ingest: \d+ invocations, 0 message failures, 0 dead-lettered/);
       // The corpus's recreations, loops included, also went to the Athena history.

@@ -125,7 +125,9 @@ describe('Slack Block Kit payload', () => {
       'deleted by system:serviceaccount:kafka:kafka-operator; changed by scaleops-mutating-webhook-configuration/pods.scaleops.sh',
     );
     expect(all).toContain('*Count*\n1');
-    expect(all).toContain(recommendationFor('external-mutation-revert'));
+    // The writer's own remedy (ScaleOps' policy), not the general advice for a revert.
+    expect(all).toContain("Turn ScaleOps' automation off for these pods");
+    expect(all).not.toContain(recommendationFor('external-mutation-revert'));
   });
 
   it('escapes Slack control characters and keeps within Block Kit limits', () => {

@@ -28,6 +28,7 @@ interface DomElement {
   attributes: ArrayLike<{ name: string }>;
   getAttribute(name: string): string | null;
   dispatchEvent(event: unknown): boolean;
+  childNodes: ArrayLike<{ nodeName: string; textContent: string | null }>;
 }
 declare const document: {
   querySelectorAll(selector: string): ArrayLike<DomElement>;
@@ -210,8 +211,13 @@ export function collisions(boxes: readonly Box[]): Array<[Box, Box]> {
   return hits;
 }
 
-/** The rendered boxes of the timeline's loop labels and broker labels, and of the SVG itself. */
-export async function timelineLabels(page: Page): Promise<{ loopLabels: Box[]; rowLabels: Box[]; svg: Box }> {
+/**
+ * The rendered boxes of the timeline's loop (and fight band) labels and row labels, of the
+ * SVG itself, and the text each of its labels shows (hover titles left out).
+ */
+export async function timelineLabels(
+  page: Page,
+): Promise<{ loopLabels: Box[]; rowLabels: Box[]; svg: Box; texts: string[] }> {
   return page.evaluate(() => {
     const box = (
       e: DomElement,
@@ -224,6 +230,12 @@ export async function timelineLabels(page: Page): Promise<{ loopLabels: Box[]; r
       loopLabels: Array.from(document.querySelectorAll('svg.timeline .loop-label')).map(box),
       rowLabels: Array.from(document.querySelectorAll('svg.timeline .row-label')).map(box),
       svg: box(svg),
+      texts: Array.from(document.querySelectorAll('svg.timeline text')).map((t) =>
+        Array.from(t.childNodes)
+          .filter((n) => n.nodeName !== 'title')
+          .map((n) => n.textContent ?? '')
+          .join(''),
+      ),
     };
   });
 }

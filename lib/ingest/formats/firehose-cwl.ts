@@ -11,6 +11,7 @@ const CONTROL = Buffer.from('{"messageType":"CONTROL_MESSAGE"');
 const LOG_EVENTS = Buffer.from('"logEvents":[');
 const EVENT = Buffer.from('{"id":');
 const MESSAGE = Buffer.from('"message":"');
+const LOG_GROUP = Buffer.from('"logGroup":"');
 /**
  * Follows the quote that ends a message which is its event's last key, before the next
  * event. The quote is checked apart: a needle starting with `"`, the commonest byte of
@@ -24,8 +25,25 @@ const QUOTE = 0x22;
 
 export type CwlPayloadScan =
   | { kind: 'control' }
-  /** [start, end) of each message's string literal, without its quotes (still escaped; the quotes are at start - 1 and end). */
-  | { kind: 'data'; messages: [number, number][] };
+  /**
+   * [start, end) of each message's string literal, without its quotes (still escaped; the
+   * quotes are at start - 1 and end), and the payload's log group (null if it names none):
+   * one Firehose stream may carry many log groups, and the group names the cluster.
+   */
+  | { kind: 'data'; messages: [number, number][]; logGroup: string | null };
+
+/**
+ * The payload's `logGroup`, read from its header (before `logEvents`). Log group names hold
+ * only [.-_/#A-Za-z0-9]; a JSON writer may escape the slash.
+ */
+function logGroupOf(buf: Buffer, start: number, events: number): string | null {
+  const at = buf.subarray(0, events).indexOf(LOG_GROUP, start);
+  if (at < 0) return null;
+  const from = at + LOG_GROUP.length;
+  const q = buf.indexOf(QUOTE, from);
+  if (q < 0 || q > events || q - from > 1024) return null;
+  return buf.toString('latin1', from, q).replace(/\\\//g, '/');
+}
 
 function startsWithAt(buf: Buffer, at: number, word: Buffer): boolean {
   if (at < 0 || at + word.length > buf.length) return false;
@@ -76,8 +94,10 @@ export function scanCwlPayload(buf: Buffer, start: number, end: number): CwlPayl
   while (tail > events && (buf[tail - 1] === 0x20 || buf[tail - 1] === 0x0a || buf[tail - 1] === 0x0d))
     tail--;
   const messages: [number, number][] = [];
+  const logGroup = logGroupOf(buf, start, events);
   let at = events + LOG_EVENTS.length;
-  if (startsWithAt(buf, at, Buffer.from(']}')) && at + 2 === tail) return { kind: 'data', messages };
+  if (startsWithAt(buf, at, Buffer.from(']}')) && at + 2 === tail)
+    return { kind: 'data', messages, logGroup };
   for (;;) {
     if (!startsWithAt(buf, at, EVENT)) return null;
     const m = messageKey(buf, at, end);
@@ -88,7 +108,7 @@ export function scanCwlPayload(buf: Buffer, start: number, end: number): CwlPayl
     if (next < 0 && !startsWithAt(buf, q, LAST)) return null;
     if (q < from || buf[q] !== QUOTE || !closes(buf, q, from)) return null;
     messages.push([from, q]);
-    if (next < 0) return { kind: 'data', messages };
+    if (next < 0) return { kind: 'data', messages, logGroup };
     at = next + 2;
   }
 }

@@ -22,6 +22,7 @@ import {
 } from '../format';
 import { escapeHtml } from './escape';
 import { layoutLabels } from './label-layout';
+import { wrapLabel } from './wrap-label';
 import { extent, periodRange } from './loops';
 import { binMarks, type MarkInput } from './mark-bins';
 
@@ -54,12 +55,19 @@ interface Row {
   height: number;
   /** Vertical centre of the marks. */
   markY: number;
+  /** A fight's label, one entry per line: it shows in full, never cut. */
+  labelLines?: LabelLine[];
 }
 
 /** `kafka/` muted, the cluster plain, `#4` bold: the broker id is what a reader scans for. */
 function rowLabel(r: Row): string {
   if (r.broker === null)
-    return `<tspan class="ns">fight </tspan>${escapeHtml(truncate(r.label.replace(/^\S+ /, ''), 34))}`;
+    return (r.labelLines ?? [])
+      .map(
+        (line, i) =>
+          `<tspan x="12"${i ? ` dy="${FIGHT_LABEL.lineHeight}"` : ''}${line.muted ? ' class="ns"' : ''}>${escapeHtml(line.text)}</tspan>`,
+      )
+      .join('');
   const { namespace, kafkaCluster, brokerId } = r.broker;
   const ns = truncate(namespace, 12);
   const cluster = truncate(kafkaCluster, Math.max(8, 30 - [...ns].length - [...brokerId].length));
@@ -221,7 +229,7 @@ function plotSvg(
   rows.forEach((r, i) => {
     parts.push(
       `<rect class="row-bg${i % 2 ? ' odd' : ''}" x="0" y="${r.y}" width="${T.width}" height="${r.height}"/>`,
-      `<text class="row-label"${r.broker ? ` data-broker="${escapeHtml(r.key)}"` : ' data-fight="true"'} x="12" y="${num(r.markY + 4)}">` +
+      `<text class="row-label"${r.broker ? ` data-broker="${escapeHtml(r.key)}"` : ' data-fight="true"'} x="12" y="${num(labelBaseline(r))}">` +
         `${rowLabel(r)}<title>${escapeHtml(r.label)}</title></text>`,
     );
   });
@@ -375,11 +383,49 @@ export function loopLabel(loops: readonly Loop[]): string {
   return `${formatCount(loops.length)} loops · ×${formatCount(total)}${every}${active ? ` · ${formatCount(active)} active` : ''}`;
 }
 
+/**
+ * A fight's row label: `fight · resource` muted on the first line, then the object as
+ * `namespace/name` (a recreate loop's slot after it), wrapped to the label column.
+ */
+const FIGHT_LABEL = {
+  lineHeight: 14,
+  /** Characters per line of the label column at 12.5 px (checked against real boxes in Chromium). */
+  maxChars: 30,
+  /** Room above the first line and below the last. */
+  pad: 8,
+} as const;
+
+export interface LabelLine {
+  text: string;
+  /** What kind of object: muted, so the eye lands on the object's own name. */
+  muted: boolean;
+}
+
+export function fightLabelLines(f: Pick<Fight, 'namespace' | 'target'>): LabelLine[] {
+  const slot = f.target.slot !== undefined && f.target.slot !== f.target.name ? ` [${f.target.slot}]` : '';
+  const object = `${f.namespace ? `${f.namespace}/` : ''}${f.target.name}${slot}`;
+  return [
+    ...wrapLabel(`fight · ${f.target.resource}`, FIGHT_LABEL.maxChars).map((text) => ({ text, muted: true })),
+    ...wrapLabel(object, FIGHT_LABEL.maxChars).map((text) => ({ text, muted: false })),
+  ];
+}
+
+/** The first line's baseline: a broker's label beside its marks, a fight's lines centred in its row. */
+function labelBaseline(r: Row): number {
+  if (!r.labelLines) return r.markY + 4;
+  const block = r.labelLines.length * FIGHT_LABEL.lineHeight;
+  return r.y + (r.height - block) / 2 + FIGHT_LABEL.lineHeight - 3;
+}
+
 /** One row per fight (fights.md), in the order given, from y0: its band spans its first to last cycle. */
 function fightRows(fights: readonly Fight[], y0: number): Array<Row & { fight: Fight }> {
   let y = y0;
   return fights.map((fight) => {
-    const height = TIMELINE.loopRowHeight;
+    const labelLines = fightLabelLines(fight);
+    const height = Math.max(
+      TIMELINE.loopRowHeight,
+      labelLines.length * FIGHT_LABEL.lineHeight + 2 * FIGHT_LABEL.pad,
+    );
     const row = {
       key: `fight:${fight.kind}:${fightLabel(fight)}`,
       label: `${fight.kind} ${fightLabel(fight)}`,
@@ -387,6 +433,7 @@ function fightRows(fights: readonly Fight[], y0: number): Array<Row & { fight: F
       y,
       height,
       markY: y + height - TIMELINE.rowHeight / 2 - 2,
+      labelLines,
       fight,
     };
     y += height;

@@ -1,9 +1,22 @@
 // The calls each custom resource of a template makes, recorded by running its own code
 // (lib/aws) on the properties the template gives it, against a client that answers every
-// call: what the IAM check then evaluates with the custom resource function's role. Half
-// the log groups already exist, so both outcomes of each call are recorded. Test-only.
+// call: what the IAM check then evaluates with the custom resource function's role. Its
+// whole life is played: a create (every second log group already exists, so both outcomes
+// of CreateLogGroup are recorded, and the retention is put on the created ones), an update
+// that drops a cluster (its filter deleted), and the delete. Test-only.
 import { ResourceAlreadyExistsException } from '@aws-sdk/client-cloudwatch-logs';
-import { ensureLogGroups, logGroupNamesOf } from '../../../lib/aws/log-groups';
+import { NoSuchKey } from '@aws-sdk/client-s3';
+import {
+  bucketPolicySpecOf,
+  putExistingBucketPolicy,
+  restoreExistingBucketPolicy,
+} from '../../../lib/aws/bucket-policy';
+import {
+  applySubscriptions,
+  removeSubscriptions,
+  subscriptionSpecOf,
+  type RetryOptions,
+} from '../../../lib/aws/log-groups';
 import type { RawCall } from './call-recorder';
 import { functionKeys } from './iam-requests';
 import type { Resolver } from './resolve';
@@ -36,11 +49,75 @@ function recordingLogsClient(fn: string, calls: RawCall[]): { send: (c: Sent) =>
   };
 }
 
+/**
+ * An S3 client that records each call and answers it from a bucket whose policy and saved
+ * copy it keeps, so a create (nothing saved yet: a 404), an update and a delete each make
+ * the calls they make in an account.
+ */
+function recordingS3Client(fn: string, calls: RawCall[]): { send: (c: Sent) => Promise<unknown> } {
+  const objects = new Map<string, string>();
+  let policy: string | null = '{"Version":"2012-10-17","Statement":[]}';
+  return {
+    send: async (command) => {
+      const input = command.input as Record<string, unknown>;
+      const call: RawCall = {
+        fn,
+        service: 'S3',
+        operation: command.constructor.name.replace(/Command$/, ''),
+        input: { ...input },
+        outcome: 'ok',
+      };
+      calls.push(call);
+      switch (call.operation) {
+        case 'GetBucketPolicy':
+          return { Policy: policy };
+        case 'PutBucketPolicy':
+          policy = String(input.Policy);
+          return {};
+        case 'DeleteBucketPolicy':
+          policy = null;
+          return {};
+        case 'PutObject':
+          objects.set(String(input.Key), String(input.Body));
+          return {};
+        case 'GetObject': {
+          const body = objects.get(String(input.Key));
+          if (body === undefined) {
+            call.outcome = 'NoSuchKey 404';
+            throw new NoSuchKey({ message: 'The specified key does not exist.', $metadata: {} });
+          }
+          return { Body: { transformToString: async () => body } };
+        }
+        default:
+          throw new Error(`recordingS3Client: ${call.operation} not modelled`);
+      }
+    },
+  };
+}
+
 /** How each custom resource type's function is driven: its code on the resolved properties. */
+const noWait: RetryOptions = { propagationMs: 0, sleep: async () => {}, now: () => 0, deadline: Infinity };
+
 const DRIVERS: Record<string, (fn: string, props: Record<string, unknown>) => Promise<RawCall[]>> = {
-  'Custom::EksLogGroups': async (fn, props) => {
+  'Custom::ExistingBucketPolicy': async (fn, props) => {
     const calls: RawCall[] = [];
-    await ensureLogGroups(recordingLogsClient(fn, calls) as never, logGroupNamesOf(props));
+    const s3 = recordingS3Client(fn, calls) as never;
+    const spec = bucketPolicySpecOf(props);
+    await putExistingBucketPolicy(s3, spec, null);
+    await putExistingBucketPolicy(s3, spec, spec);
+    await restoreExistingBucketPolicy(s3, spec);
+    return calls;
+  },
+  'Custom::EksSubscriptions': async (fn, props) => {
+    const calls: RawCall[] = [];
+    const logs = recordingLogsClient(fn, calls) as never;
+    const spec = subscriptionSpecOf(props);
+    await applySubscriptions(logs, spec, null, noWait, { undoOnFailure: true });
+    // An update that drops the last cluster, then the delete.
+    const fewer = { ...spec, logGroupNames: spec.logGroupNames.slice(0, -1) };
+    if (fewer.logGroupNames.length > 0)
+      await applySubscriptions(logs, fewer, spec, noWait, { undoOnFailure: false });
+    await removeSubscriptions(logs, spec);
     return calls;
   },
 };

@@ -39,6 +39,8 @@ const S3_BUCKET_ACTIONS: Record<string, string> = {
   ListObjects: 's3:ListBucket',
   GetBucketEncryption: 's3:GetEncryptionConfiguration',
   GetBucketPolicy: 's3:GetBucketPolicy',
+  PutBucketPolicy: 's3:PutBucketPolicy',
+  DeleteBucketPolicy: 's3:DeleteBucketPolicy',
   GetPublicAccessBlock: 's3:GetBucketPublicAccessBlock',
   GetBucketLifecycleConfiguration: 's3:GetLifecycleConfiguration',
 };
@@ -151,8 +153,12 @@ export function requestsForCall(c: RawCall, t: Translate, d: Resolver['d'], keys
   if (c.service === 'CloudWatchLogs' && c.operation in LOGS_GROUP_ACTIONS) {
     const out = [req(LOGS_GROUP_ACTIONS[c.operation]!, logGroupRequestArn(d, String(input.logGroupName)))];
     // A subscription filter's role is passed to CloudWatch Logs.
+    // (Service Authorization Reference: iam:PassRole on the role's ARN, with iam:PassedToService.)
     if (c.operation === 'PutSubscriptionFilter' && input.roleArn !== undefined)
-      out.push({ ...req('iam:PassRole', String(input.roleArn)), why: `${why}: passes its role` });
+      out.push({
+        ...req('iam:PassRole', String(input.roleArn), { 'iam:PassedToService': 'logs.amazonaws.com' }),
+        why: `${why}: passes its role`,
+      });
     return out;
   }
   if (c.service === 'EventBridge' && c.operation === 'PutEvents') {
@@ -201,6 +207,12 @@ export function implicitRequests(t: Template, r: Resolver): IamRequest[] {
     const why = 'Lambda writes the function log';
     out.push({ fn, action: 'logs:CreateLogStream', resource: stream, context: {}, why });
     out.push({ fn, action: 'logs:PutLogEvents', resource: stream, context: {}, why });
+    // With tracing on, Lambda sends the invocation's segments with the function's role. X-Ray's
+    // service authorization reference lists no resource type for these actions: `*`.
+    const tracing = t.Resources[id]!.Properties!.TracingConfig;
+    if (isObject(tracing) && (tracing.Mode === 'Active' || tracing.Mode === 'PassThrough'))
+      for (const action of ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'])
+        out.push({ fn, action, resource: '*', context: {}, why: 'Lambda sends the function’s traces' });
   }
   for (const res of Object.values(t.Resources)) {
     const p = res.Properties ?? {};

@@ -30,8 +30,9 @@ export const KEY_USES: readonly KeyUse[] = [
     uses: [['ingest', 's3:GetObject']],
   },
   {
-    builder: 'eksDeliveryPrefix',
-    key: (l) => `${layout.eksDeliveryPrefix(l, CLUSTER)}2026/11/02/10/stream-1-2026-11-02-10-00-00-abc`,
+    builder: 'eksFleetDeliveryPrefix',
+    key: (l) =>
+      `${layout.eksFleetDeliveryPrefix(l)}2026/11/02/10/koperator-audit-test-eks-1-2026-11-02-10-00-00-abc`,
     uses: [['ingest', 's3:GetObject']],
   },
   {
@@ -91,15 +92,15 @@ export const KEY_USES: readonly KeyUse[] = [
     uses: [['analyze', 's3:PutObject']],
   },
   {
-    builder: 'eksErrorsPrefix',
-    key: () => `${layout.eksErrorsPrefix(CLUSTER)}processing-failed/2026/11/02/10/x`,
+    builder: 'eksFleetErrorsPrefix',
+    key: () => `${layout.eksFleetErrorsPrefix()}processing-failed/2026/11/02/10/x`,
     // Written by Firehose's role, not a function's: lib/deploy/eks-shipping.ts grants it
     // from this same function (test/deploy/eks-shipping.test.ts).
     uses: [],
   },
 ];
 
-/** The layout's exports that build no key: parsers, helpers, defaults, checks, the constant eksErrorsPrefix uses. */
+/** The layout's exports that build no key: parsers, helpers, defaults, checks, the constants the fleet's prefixes use. */
 export const NOT_KEYS: readonly Export[] = [
   'defaultLayout',
   'normalisePrefix',
@@ -109,6 +110,9 @@ export const NOT_KEYS: readonly Export[] = [
   'parseFactsKey',
   'clusterOfFactsPrefix',
   'FIREHOSE_ERRORS_PREFIX',
+  'EKS_FLEET_SEGMENT',
+  'clusterOfEksLogGroup',
+  'isEksFleetKey',
   'layoutProblems',
 ];
 

@@ -42,10 +42,11 @@ export function eksClusterNames(n: number): string {
 }
 
 /**
- * The most clusters of such names one stack holds within AWS's limits (test/deploy/stack-limits.test.ts
- * shows one more breaking one): EksLogGroupsRole's inline policy names each log group.
+ * The fleet the deploy checks package (issue 27: 200 clusters in one stack within every
+ * limit). The most one stack takes is MAX_EKS_CLUSTERS (lib/deploy/stack-limits.ts;
+ * test/deploy/stack-limits.test.ts shows one more refused).
  */
-export const EKS_LARGEST_FLEET = 90;
+export const EKS_LARGEST_FLEET = 200;
 
 export const PARAMETER_SETS: readonly ParameterSet[] = [
   { name: 'default', stage: 'test', params: {} },
@@ -68,7 +69,7 @@ export const PARAMETER_SETS: readonly ParameterSet[] = [
   { name: 'EKS, 2 clusters', stage: 'test', params: { eksClusters: EKS_TWO, reservedConcurrency: 'true' } },
   { name: 'EKS, 20 clusters', stage: 'test', params: { eksClusters: eksClusterNames(20) } },
   {
-    name: 'EKS, the largest fleet',
+    name: 'EKS, a fleet of 200',
     stage: 'test',
     params: { eksClusters: eksClusterNames(EKS_LARGEST_FLEET) },
   },
@@ -77,10 +78,16 @@ export const PARAMETER_SETS: readonly ParameterSet[] = [
     stage: 'test',
     params: { eksClusters: EKS_TWO, kmsKeyArn: KMS_KEY, slackWebhookKmsKeyArn: WEBHOOK_KEY },
   },
+  // The stack keeps the existing bucket's policy too (existingBucketPolicy=true), under its key.
   {
     name: 'EKS on an existing bucket',
     stage: 'test',
-    params: { eksClusters: EKS_TWO, existingBucketName: 'acme-eks-audit-logs' },
+    params: {
+      eksClusters: EKS_TWO,
+      existingBucketName: 'acme-eks-audit-logs',
+      existingBucketPolicy: 'true',
+      kmsKeyArn: KMS_KEY,
+    },
   },
 ];
 

@@ -2,6 +2,7 @@
 // writing to the bucket with a delivery stream's role, and CloudWatch Logs putting
 // subscribed events into a stream with a subscription filter's role. Each request is keyed
 // by the role's logical id (the principal), for iam-check.ts. Pure: template in, requests out.
+import type { RawCall } from './call-recorder';
 import type { IamRequest } from './iam-requests';
 import type { Resolver } from './resolve';
 import { isObject, type Json, type JsonObject, type Template } from './template';
@@ -72,9 +73,27 @@ export function firehoseRequests(t: Template, r: Resolver, bucketKey: string | u
   return out;
 }
 
-/** CloudWatch Logs' requests with a subscription filter's role: putting subscribed events into its destination. */
-export function subscriptionRequests(t: Template, r: Resolver): IamRequest[] {
+/**
+ * CloudWatch Logs' requests with a subscription filter's role: putting subscribed events
+ * into its destination. The filters are the template's AWS::Logs::SubscriptionFilter
+ * resources and those a custom resource put (its recorded PutSubscriptionFilter calls).
+ */
+export function subscriptionRequests(t: Template, r: Resolver, calls: readonly RawCall[] = []): IamRequest[] {
   const out: IamRequest[] = [];
+  const roleByArn = new Map(
+    Object.entries(t.Resources)
+      .filter(([, res]) => res.Type === 'AWS::IAM::Role')
+      .map(([id]) => [r.arn(id), id]),
+  );
+  for (const c of calls) {
+    if (c.service !== 'CloudWatchLogs' || c.operation !== 'PutSubscriptionFilter') continue;
+    const role = roleByArn.get(String(c.input.roleArn));
+    if (!role)
+      throw new Error(`${c.fn}: puts a filter with ${String(c.input.roleArn)}, not a role of this template`);
+    const why = `CloudWatch Logs delivers ${String(c.input.logGroupName)} (put by ${c.fn})`;
+    for (const action of ['firehose:PutRecord', 'firehose:PutRecordBatch'])
+      out.push({ fn: role, action, resource: String(c.input.destinationArn), context: {}, why });
+  }
   for (const [id, res] of Object.entries(t.Resources)) {
     if (res.Type !== 'AWS::Logs::SubscriptionFilter') continue;
     const p = res.Properties ?? {};

@@ -1,0 +1,84 @@
+// What to do about a NiFiKop restart loop: the first NiFiKop version whose steps keep the pod,
+// and, for each injector found on the live pod, the way to keep it off NiFi pods. The opt-outs
+// are each injector's own: Istio's `sidecar.istio.io/inject` label and
+// `sidecar.istio.io/rewriteAppHTTPProbers` annotation (pkg/kube/inject: ShouldRewriteAppHTTPProbers),
+// Linkerd's `linkerd.io/inject: disabled` annotation, Zarf's `zarf.dev/agent: ignore` label
+// (its agent's ShouldMutate). NiFi pods get labels and annotations from the NifiCluster's
+// `spec.pod.labels` / `spec.pod.annotations`.
+import { getIn, isObject } from '../k8s/json-value';
+import { firstVersionInSync, isLinkerdInjected, type NifikopGates, type NifikopPods } from './steps';
+import { NIFIKOP_VERSION_RANGES, parseNifikopVersion } from './versions';
+
+export type Injector = 'istio' | 'linkerd' | 'zarf';
+
+function meta(pod: unknown, key: 'labels' | 'annotations'): Record<string, unknown> {
+  const m = getIn(pod, ['metadata', key]);
+  return isObject(m) ? m : {};
+}
+
+/** The injectors whose marks the live pod carries. */
+export function injectorsOf(live: unknown): Injector[] {
+  const out: Injector[] = [];
+  const annotations = meta(live, 'annotations');
+  if ('istio.io/rev' in annotations || 'sidecar.istio.io/status' in annotations) out.push('istio');
+  if (isObject(live) && isLinkerdInjected(live)) out.push('linkerd');
+  if ('zarf-agent' in meta(live, 'labels')) out.push('zarf');
+  return out;
+}
+
+const OPT_OUT: Readonly<Record<Injector, string>> = {
+  istio: 'label the NiFi pods `sidecar.istio.io/inject: "false"` (NifiCluster `spec.pod.labels`)',
+  linkerd: 'annotate the NiFi pods `linkerd.io/inject: disabled` (NifiCluster `spec.pod.annotations`)',
+  zarf: "label the NiFi pods `zarf.dev/agent: ignore` (NifiCluster `spec.pod.labels`), or write the image as Zarf's registry holds it",
+};
+
+function httpReadinessRewritten(live: unknown): boolean {
+  const containers = getIn(live, ['spec', 'containers']);
+  if (!Array.isArray(containers)) return false;
+  return containers.some((c) => {
+    const path = getIn(c, ['readinessProbe', 'httpGet', 'path']);
+    return typeof path === 'string' && path.startsWith('/app-health/');
+  });
+}
+
+export interface NifikopRecommendation {
+  /** A released version of the first range from which the pod is kept, or null. */
+  upgradeTo: string | null;
+  injectors: Injector[];
+  text: string;
+}
+
+/**
+ * Advice for a pod NiFiKop deletes: the version that would keep it (when newer than the running
+ * one, if known) and each injector's opt-out.
+ */
+export function nifikopRecommendation(
+  pods: NifikopPods,
+  runningVersion: string | null = null,
+  gates: NifikopGates = {},
+): NifikopRecommendation {
+  const first = firstVersionInSync(pods, gates);
+  const running = runningVersion === null ? null : parseNifikopVersion(runningVersion);
+  const firstV = first === null ? null : parseNifikopVersion(first);
+  const newer =
+    firstV !== null &&
+    (running === null ||
+      running[0] < firstV[0] ||
+      (running[0] === firstV[0] &&
+        (running[1] < firstV[1] || (running[1] === firstV[1] && running[2] < firstV[2]))));
+  const injectors = injectorsOf(pods.live);
+  const parts: string[] = [];
+  if (first !== null && newer) {
+    const range = NIFIKOP_VERSION_RANGES.find((r) => r.representative === first);
+    parts.push(`NiFiKop ${first} or later keeps this pod (${range?.source ?? 'its steps'})`);
+  } else if (first === null) {
+    parts.push('no NiFiKop version keeps this pod: the difference is not one its steps tolerate');
+  }
+  for (const i of injectors) parts.push(OPT_OUT[i]);
+  if (injectors.includes('istio') && httpReadinessRewritten(pods.live)) {
+    parts.push(
+      'or keep Istio from rewriting the HTTP readiness probe: annotate the NiFi pods `sidecar.istio.io/rewriteAppHTTPProbers: "false"`',
+    );
+  }
+  return { upgradeTo: newer ? first : null, injectors, text: parts.join('; ') + '.' };
+}

@@ -1,0 +1,106 @@
+// The subscription steps of the EksSubscriptions custom resource on a scripted CloudWatch
+// Logs client and a fake clock: the IAM-propagation race (CloudWatch Logs refusing a filter
+// whose test record it could not deliver) is retried until the role's policy has propagated,
+// and only for so long; any other refusal is not retried; a failed create takes back the
+// filters it put; work stops at the deadline with a message that says a retry continues.
+import { InvalidParameterException, LimitExceededException } from '@aws-sdk/client-cloudwatch-logs';
+import {
+  applySubscriptions,
+  isPropagationRace,
+  type RetryOptions,
+  type SubscriptionSpec,
+} from '../../lib/aws/log-groups';
+
+const spec: SubscriptionSpec = {
+  logGroupNames: ['/aws/eks/a/cluster', '/aws/eks/b/cluster'],
+  filterName: 'koperator-audit-test-eks',
+  legacyFilterName: 'koperator-audit-test',
+  filterPattern: '',
+  destinationArn: 'arn:aws:firehose:us-east-1:123456789012:deliverystream/koperator-audit-test-eks',
+  roleArn: 'arn:aws:iam::123456789012:role/r',
+  retentionInDays: null,
+};
+
+const race = () =>
+  new InvalidParameterException({
+    message:
+      'Could not deliver test message to specified Firehose stream. Check if the given Firehose stream is in ACTIVE state.',
+    $metadata: {},
+  });
+
+/** A client answering each operation from a script (a function of the call's index for that operation). */
+function scripted(answer: (op: string, n: number, input: Record<string, unknown>) => unknown) {
+  const calls: [string, string][] = [];
+  const seen = new Map<string, number>();
+  return {
+    calls,
+    send: async (c: { constructor: { name: string }; input: object }) => {
+      const op = c.constructor.name.replace(/Command$/, '');
+      const input = c.input as Record<string, unknown>;
+      calls.push([op, String(input.logGroupName)]);
+      const n = seen.get(op) ?? 0;
+      seen.set(op, n + 1);
+      const a = answer(op, n, input);
+      if (a instanceof Error) throw a;
+      return a ?? {};
+    },
+  };
+}
+
+function clock(deadline = Infinity): RetryOptions & { slept: number[] } {
+  let t = 0;
+  const slept: number[] = [];
+  return {
+    slept,
+    propagationMs: 120_000,
+    now: () => t,
+    sleep: async (ms) => {
+      slept.push(ms);
+      t += ms;
+    },
+    deadline,
+  };
+}
+
+describe('applySubscriptions', () => {
+  it('retries the propagation race until the filter is accepted', async () => {
+    const logs = scripted((op, n) => (op === 'PutSubscriptionFilter' && n < 3 ? race() : undefined));
+    const c = clock();
+    const out = await applySubscriptions(logs as never, spec, null, c, { undoOnFailure: true });
+    expect(out.subscribed).toEqual(spec.logGroupNames);
+    expect(c.slept).toEqual([2000, 4000, 8000]);
+  });
+
+  it('gives up on the race after propagationMs, and takes back the filters it put on a create', async () => {
+    const logs = scripted((op, n) => (op === 'PutSubscriptionFilter' && n >= 1 ? race() : undefined));
+    const c = clock();
+    await expect(applySubscriptions(logs as never, spec, null, c, { undoOnFailure: true })).rejects.toThrow(
+      /Could not deliver test message/,
+    );
+    expect(c.now()).toBeGreaterThanOrEqual(120_000);
+    expect(logs.calls.at(-1)).toEqual(['DeleteSubscriptionFilter', '/aws/eks/a/cluster']);
+  });
+
+  it('does not retry another refusal', async () => {
+    const logs = scripted((op) =>
+      op === 'PutSubscriptionFilter'
+        ? new LimitExceededException({ message: 'Resource limit exceeded.', $metadata: {} })
+        : undefined,
+    );
+    const c = clock();
+    await expect(applySubscriptions(logs as never, spec, null, c, { undoOnFailure: false })).rejects.toThrow(
+      /Resource limit exceeded/,
+    );
+    expect(c.slept).toEqual([]);
+    expect(isPropagationRace(new InvalidParameterException({ message: 'bad pattern', $metadata: {} }))).toBe(
+      false,
+    );
+  });
+
+  it('stops at the deadline, saying a second deploy continues', async () => {
+    const logs = scripted(() => undefined);
+    await expect(
+      applySubscriptions(logs as never, spec, null, clock(-1), { undoOnFailure: false }),
+    ).rejects.toThrow(/ran out of time after subscribing 0 of 2 log groups; deploy again/);
+  });
+});
