@@ -2,8 +2,8 @@
 // operator's, its CR's and its member's names, and the advice for one recreation by class.
 import type { Classification } from '../model/findings';
 import type { OperatorWords } from '../operators/profile';
-import { loopRecommendation } from './recommendation';
 import { fixImpactBasis, fixImpactHeadline, fixImpactTampers, loopUpgradeReason } from './fix-impact-words';
+import { loopRecommendation } from './recommendation';
 
 function recreationAdvice(c: Classification): string {
   switch (c) {
@@ -29,8 +29,6 @@ export const KOPERATOR_WORDS: OperatorWords = {
   unit: 'broker',
   unitOf: (namespace, cluster, unit) => `${namespace}/${cluster} broker ${unit}`,
   recreationAdvice,
-  removalAdvice:
-    'The broker was removed from the KafkaCluster (a downscale): koperator deleted its pod and re-creates none. Check the downscale was intended; no restart loop follows from it.',
   revertAdvice: (written) => loopRecommendation('external-mutation-revert', written),
   fixImpact: {
     headline: fixImpactHeadline,

@@ -38,15 +38,18 @@ export function recommendationFor(c: Classification): string {
   return wordsOf().recreationAdvice(c);
 }
 
-/** A broker removed by a downscale: nothing to undo, only to confirm. */
-export const REMOVAL_RECOMMENDATION = wordsOf().removalAdvice;
+/** A member removed by a downscale: nothing to undo, only to confirm. */
+export function removalRecommendation(operator?: string): string {
+  const w = wordsOf(operator);
+  return `The ${w.unit} was removed from its cluster's spec (a downscale): ${w.operator} deleted its pod and re-creates none. Check the downscale was intended; no restart loop follows from it.`;
+}
 
 export function recommendationOf(m: AlertMessage): string {
   if (m.findingType === 'fight') return m.finding.recommendation;
   if (m.findingType === 'drift') return driftRecommendation(m.finding);
   if (m.findingType === 'loop')
     return m.finding.recommendation || recommendationFor(m.finding.classification);
-  if (isBrokerRemoval(m.finding)) return REMOVAL_RECOMMENDATION;
+  if (isBrokerRemoval(m.finding)) return removalRecommendation();
   // A revert whose writers the logs name gets their own remedies (how each wrote: at admission,
   // in place, by a patch), as a loop's advice does.
   if (m.finding.classification === 'external-mutation-revert' && m.finding.fields.some((f) => f.by))

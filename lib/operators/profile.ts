@@ -107,9 +107,10 @@ export interface OperatorWords {
   unitOf(namespace: string, cluster: string, unit: string): string;
   /** Plain-words advice for one recreation of this class (a loop carries the analysis' own). */
   recreationAdvice(c: Classification): string;
-  /** Advice for a member removed (a downscale): nothing to undo, only to confirm. */
-  readonly removalAdvice: string;
-  /** Advice for one external-mutation revert whose writers the logs name: each writer's own remedy. */
+  /**
+   * Advice for one revert of fields whose writers the logs name: each writer's own remedy for
+   * how it wrote (at admission, in place, by a patch), as a loop's advice gives it.
+   */
   revertAdvice(written: readonly WrittenField[]): string;
   /** The fix impact (summary.fixImpact) in the words a team lead forwards to decide the upgrade. */
   readonly fixImpact: {

@@ -3,7 +3,7 @@
 import { DOWNSCALE_EVIDENCE } from '../../lib/analyze/removal';
 import type { Recreation } from '../../lib/model/findings';
 import { toAlertMessage } from '../../lib/notify/message';
-import { recommendationFor, recommendationOf, REMOVAL_RECOMMENDATION } from '../../lib/notify/words';
+import { recommendationFor, recommendationOf, removalRecommendation } from '../../lib/notify/words';
 import { ctx, recreation, recreationEvent } from './fixtures';
 
 const adviceFor = (r: Recreation): string =>
@@ -52,7 +52,7 @@ describe("a single recreation's advice", () => {
       fields: [],
       evidence: [`${DOWNSCALE_EVIDENCE} broker 4 left spec.brokers`],
     };
-    expect(adviceFor(removal)).toBe(REMOVAL_RECOMMENDATION);
+    expect(adviceFor(removal)).toBe(removalRecommendation());
     expect(adviceFor({ ...removal, evidence: [] })).toBe(recommendationFor('intent-change'));
   });
 });
