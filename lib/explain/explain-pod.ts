@@ -5,7 +5,6 @@
 import { diffFields } from '../k8s/field-diff';
 import { decodeLastApplied, LAST_APPLIED_ANNOTATION } from '../k8s/last-applied';
 import type { FieldDiff } from '../k8s/diff-decision';
-import { lastAppliedConfiguration } from '../koperator/pod-diff';
 import { analysisOf, beforeAndAfterFix } from '../operators/analysis-registry';
 import { annotationForm, describeForm, type AnnotationForm } from './annotation-form';
 import { attributeIntent, attributeRevert, type DiffCause, type ExplainedField } from './attribute';
@@ -13,7 +12,6 @@ import { detectWebhookMarkers, recordedChanges, type MarkerHit } from './webhook
 import { redactField } from '../analyze/redact';
 import { changeLines } from '../report/change-lines';
 import { DEFAULT_TOLERATION_KEYS } from '../k8s/server-filled';
-import { twinsKept } from '../koperator/tolerations';
 
 // koperator's replay (lib/operators/): before the fix, and at the fix.
 const KOPERATOR_ANALYSIS = analysisOf('koperator');
@@ -106,7 +104,7 @@ export function explainPod(live: Record<string, unknown>, desired?: Record<strin
     differsFromLive: desired ? pathsDiffering(modified, live) : new Set(),
     recorded,
   });
-  const twins = twinsKept(modified, live);
+  const twins = BEFORE_FIX.tolerationTwins?.(modified, live) ?? [];
   const wouldRevert = attributeRevert(three.fields, recorded).map((f) =>
     f.path === 'spec.tolerations' && twins.length > 0 ? { ...f, note: twinNote(twins) } : f,
   );
@@ -146,7 +144,7 @@ export function explainPod(live: Record<string, unknown>, desired?: Record<strin
 /** The decoded annotation against koperator's marshalling of it; a form that cannot marshal is koperator's problem, not the form's. */
 function formOf(original: Record<string, unknown>): AnnotationForm {
   try {
-    return annotationForm(original, lastAppliedConfiguration(original));
+    return annotationForm(original, KOPERATOR_ANALYSIS.lastAppliedOf(original));
   } catch {
     return { handWritten: false, lacks: [], extra: [], rewritten: [] };
   }
@@ -155,7 +153,9 @@ function formOf(original: Record<string, unknown>): AnnotationForm {
 /** Paths where two pods differ as koperator marshals them; every path when one cannot be marshalled. */
 function pathsDiffering(a: unknown, b: unknown): ReadonlySet<string> {
   try {
-    return new Set(diffFields(lastAppliedConfiguration(a), lastAppliedConfiguration(b)).map((f) => f.path));
+    return new Set(
+      diffFields(KOPERATOR_ANALYSIS.lastAppliedOf(a), KOPERATOR_ANALYSIS.lastAppliedOf(b)).map((f) => f.path),
+    );
   } catch {
     return ALL_PATHS;
   }

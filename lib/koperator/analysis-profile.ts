@@ -5,8 +5,9 @@
 //   - 0.30.0-rc1 and later: podSpecIntentChanged, a two-way diff from last-applied to desired;
 //     the live pod is never consulted (pod-diff.ts intentDecision).
 import type { OperatorAnalysis } from '../operators/profile';
-import { intentDecision, threeWayDecision } from './pod-diff';
+import { intentDecision, lastAppliedConfiguration, threeWayDecision } from './pod-diff';
 import { FIXED_OPERATOR_VERSION, loopRecommendation } from './recommendation';
+import { twinsKept } from './tolerations';
 
 export const KOPERATOR_ANALYSIS: OperatorAnalysis = {
   id: 'koperator',
@@ -18,6 +19,7 @@ export const KOPERATOR_ANALYSIS: OperatorAnalysis = {
       since: null,
       steps: 'tolerations merged, then objectmatcher Calculate(live, desired): three-way',
       decide: threeWayDecision,
+      tolerationTwins: twinsKept,
     },
     {
       since: FIXED_OPERATOR_VERSION,
@@ -26,5 +28,6 @@ export const KOPERATOR_ANALYSIS: OperatorAnalysis = {
     },
   ],
   fixedVersion: FIXED_OPERATOR_VERSION,
+  lastAppliedOf: lastAppliedConfiguration,
   loopRecommendation,
 };

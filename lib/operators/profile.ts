@@ -165,6 +165,12 @@ export interface DiffVersion {
   readonly steps: string;
   /** Whether the operator at these versions deletes the pod, from its three states. */
   decide(original: unknown, modified: unknown, current: unknown): DiffDecision;
+  /**
+   * Declared tolerations these steps' merge keeps beside their live twin (koperator's and
+   * NiFiKop's toleration merge: one with tolerationSeconds), a difference the operator restarts
+   * the pod for at every reconcile; absent when the steps merge no tolerations.
+   */
+  tolerationTwins?(desired: unknown, live: unknown): unknown[];
 }
 
 /** A field behind a loop and who wrote it, how (`via`) where known. */
@@ -191,6 +197,11 @@ export interface OperatorAnalysis {
   readonly diffVersions: readonly DiffVersion[];
   /** The version `wouldRestart` is asked of (the first that stops external-mutation loops). */
   readonly fixedVersion: string;
+  /**
+   * What the operator's annotator writes into the last-applied annotation for a desired pod
+   * (objectmatcher's SetLastAppliedAnnotation, as the operator marshals the pod).
+   */
+  lastAppliedOf(desired: unknown): unknown;
   /** Plain-words advice for a loop of this classification, written by these writers. */
   loopRecommendation(classification: Classification, written: readonly WrittenField[]): string;
 }

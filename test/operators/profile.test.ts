@@ -3,7 +3,8 @@
 // interface must carry an operator whose steps around the diff change from version to version.
 import { MSG } from '../../lib/koperator/log-messages';
 import { brokerOfPodName, mayBeKoperatorPod } from '../../lib/koperator/naming';
-import { intentDecision, threeWayDecision } from '../../lib/koperator/pod-diff';
+import { intentDecision, lastAppliedConfiguration, threeWayDecision } from '../../lib/koperator/pod-diff';
+import { twinsKept } from '../../lib/koperator/tolerations';
 import { FIXED_OPERATOR_VERSION, loopRecommendation } from '../../lib/koperator/recommendation';
 import { KOPERATOR } from '../../lib/koperator/profile';
 import { KOPERATOR_ANALYSIS } from '../../lib/koperator/analysis-profile';
@@ -118,6 +119,9 @@ describe('koperator’s replay as a table of versions', () => {
     expect(before.decide).toBe(threeWayDecision);
     expect(fixed.since).toBe('0.30.0-rc1');
     expect(KOPERATOR_ANALYSIS.loopRecommendation).toBe(loopRecommendation);
+    expect(KOPERATOR_ANALYSIS.lastAppliedOf).toBe(lastAppliedConfiguration);
+    expect(before.tolerationTwins).toBe(twinsKept);
+    expect(fixed.tolerationTwins).toBeUndefined();
     expect(KOPERATOR_ANALYSIS.reconcileSteps).toEqual([
       'taintedLabels',
       'unitRemoved',
@@ -151,6 +155,7 @@ describe('an operator whose steps change by version (a NiFiKop-like table)', () 
       step('1.15.0', 'linkerd merged; order-only patches in sync'),
     ],
     fixedVersion: '1.15.0',
+    lastAppliedOf: (desired) => desired,
     loopRecommendation: () => '',
   };
 

@@ -11,8 +11,6 @@ const ALLOWED: Record<string, string[]> = {
   'lib/operators/registry.ts': ['profile'],
   'lib/operators/analysis-registry.ts': ['analysis-profile'],
   'lib/operators/words-registry.ts': ['words'],
-  // explain-pod speaks of koperator alone: its annotator's form and its toleration merge.
-  'lib/explain/explain-pod.ts': ['pod-diff', 'tolerations'],
   // NiFiKop runs koperator's toleration merge as its nifi.go copied it (lib/nifikop/README.md).
   'lib/nifikop/steps.ts': ['tolerations'],
 };
