@@ -8,6 +8,7 @@ import type { LogRecord } from '../model/record';
 import type { OperatorLine } from '../model/operator-line';
 import { ValueInterner } from './value-interner';
 import { BoundedCache } from '../k8s/bounded-cache';
+import { isObject, nonEmptyString as str, stringAt } from '../k8s/json-value';
 import {
   CR_RESOURCES,
   mayBeOperatorPod,
@@ -372,21 +373,4 @@ function projectOperator(line: OperatorLine, src: Src): OperatorFact | null {
     brokerId: where.unit,
     fields,
   };
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-function str(v: unknown): string | null {
-  return typeof v === 'string' && v !== '' ? v : null;
-}
-
-function stringAt(v: unknown, ...keys: string[]): string | null {
-  let cur: unknown = v;
-  for (const k of keys) {
-    if (!isObject(cur)) return null;
-    cur = cur[k];
-  }
-  return str(cur);
 }

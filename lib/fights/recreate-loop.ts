@@ -8,7 +8,7 @@
 import type { Fight, FightTarget } from '../model/findings';
 import type { PodWriteFact, WebhookMutation } from '../model/facts';
 import { epochMicros } from '../analyze/time';
-import { isObject } from '../k8s/json-value';
+import { isObject, nonEmptyString as str, stringAt } from '../k8s/json-value';
 import { groupOfApiVersion, resourceOfKind } from '../k8s/object-paths';
 import type { FightOptions } from './options';
 import { recreateLoopRecommendation } from './recommendation';
@@ -232,17 +232,4 @@ function scaledDown(
 
 function metadataOf(v: unknown): Record<string, unknown> | null {
   return isObject(v) && isObject(v.metadata) ? v.metadata : null;
-}
-
-function stringAt(v: unknown, ...keys: string[]): string | null {
-  let cur: unknown = v;
-  for (const k of keys) {
-    if (!isObject(cur)) return null;
-    cur = cur[k];
-  }
-  return str(cur);
-}
-
-function str(v: unknown): string | null {
-  return typeof v === 'string' && v !== '' ? v : null;
 }

@@ -7,6 +7,21 @@ export function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** A string with something in it, else null: a log's absent, null and "" all mean none. */
+export function nonEmptyString(v: unknown): string | null {
+  return typeof v === 'string' && v !== '' ? v : null;
+}
+
+/** The non-empty string at `keys` under `v` (objects all the way down), else null. */
+export function stringAt(v: unknown, ...keys: string[]): string | null {
+  let cur: unknown = v;
+  for (const k of keys) {
+    if (!isObject(cur)) return null;
+    cur = cur[k];
+  }
+  return nonEmptyString(cur);
+}
+
 export function isArray(v: unknown): v is unknown[] {
   return Array.isArray(v);
 }

@@ -2,6 +2,7 @@
 // log lines"): the KafkaCluster from the controller-runtime context (`KafkaCluster` {name,
 // namespace}; `clusterName`/`clusterNamespace`; older versions' `Request.Name`/`Request.Namespace`),
 // the pod (`pod`, a name or an object reference) and the broker (`brokerId`, a string or a number).
+import { isObject, nonEmptyString as str, stringAt } from '../k8s/json-value';
 import type { LogContext } from '../operators/profile';
 
 /** Keys of koperator's own log calls the analysis reads; the rest stays behind. */
@@ -38,21 +39,4 @@ export function koperatorLogContext(_msg: string, f: Record<string, unknown>): L
           : null,
     marks,
   };
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-function str(v: unknown): string | null {
-  return typeof v === 'string' && v !== '' ? v : null;
-}
-
-function stringAt(v: unknown, ...keys: string[]): string | null {
-  let cur: unknown = v;
-  for (const k of keys) {
-    if (!isObject(cur)) return null;
-    cur = cur[k];
-  }
-  return str(cur);
 }
