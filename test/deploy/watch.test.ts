@@ -4,7 +4,9 @@
 // the dashboard's graphs name only those.
 import { METRIC, METRICS_NAMESPACE } from '../../lib/aws/observability';
 import { dashboardBody } from '../../lib/deploy/dashboard';
-import { BASE_SPEC, packaged } from './package-cache';
+import { readFileSync } from 'fs';
+import * as path from 'path';
+import { BASE_SPEC, cacheRoot, packaged } from './package-cache';
 
 type Json = Record<string, unknown>;
 interface Resource {
@@ -12,9 +14,15 @@ interface Resource {
   Properties: Json;
 }
 let template: { Resources: Record<string, Resource>; Outputs: Json };
+let state: { service: { provider: Json } };
 
 beforeAll(async () => {
-  template = (await packaged(BASE_SPEC)).template as typeof template;
+  const entry = await packaged(BASE_SPEC);
+  template = entry.template as typeof template;
+  // What osls deploys beside the template: the stack's own settings, its tags among them.
+  state = JSON.parse(
+    readFileSync(path.join(cacheRoot(), entry.key, 'serverless-state.json'), 'utf8'),
+  ) as typeof state;
 }, 300_000);
 
 const SERVICE = 'koperator-audit-test';
@@ -81,6 +89,12 @@ describe('the alarms an operator watches', () => {
     }
     for (const id of ['AnalyzeMemoryAlarm', 'IngestMemoryAlarm'])
       expect((res(id).Properties.Dimensions as Json[])[1]).toMatchObject({ Name: 'function' });
+  });
+});
+
+describe('tags', () => {
+  it('tags the stack with the application and the stage, which CloudFormation copies onto each resource that takes tags', () => {
+    expect(state.service.provider.stackTags).toEqual({ application: 'koperator-audit', stage: 'test' });
   });
 });
 
