@@ -1,7 +1,8 @@
 // The report read as an SRE reads it, in real Chromium at 1,280 and 1,920 px: what to do
 // comes first, once per cause; no advice or fight row is cut or needs a sideways scroll;
-// wide screens are used; the fights are filtered and paged; the time axis stays in view
-// above a tall timeline; and a report with nothing in time draws no axis at all.
+// every timeline label shows in full; wide screens are used; the fights are filtered and
+// paged; the time axis stays in view above a tall timeline; and a report with nothing in
+// time draws no axis at all.
 import { mkdirSync } from 'fs';
 import { join } from 'path';
 import type { Browser, Page } from 'playwright-core';
@@ -11,9 +12,17 @@ import { analyzeInputs } from '../../lib/pipeline/analyze-inputs';
 import { renderReport } from '../../lib/report';
 import { fightCause, OPEN_ADVICE } from '../../lib/report/html/advice';
 import { FIGHT_PAGE_SIZE } from '../../lib/report/html/fights';
-import { OPEN_FIGHT_ROWS } from '../../lib/report/html/timeline';
+import { OPEN_FIGHT_ROWS, TIMELINE } from '../../lib/report/html/timeline';
 import { describeWithCorpus, FIGHTS } from '../support/shared-corpus';
-import { clippedElements, launchChromium, openReport, pageHeight, type OpenedReport } from './browser';
+import {
+  clippedElements,
+  collisions,
+  launchChromium,
+  openReport,
+  pageHeight,
+  timelineLabels,
+  type OpenedReport,
+} from './browser';
 import { buildFightingDay } from './fighting-day';
 
 const ARTIFACTS = join(__dirname, '..', 'artifacts');
@@ -127,6 +136,18 @@ function suite(name: string, load: () => Promise<FindingsDocument>): void {
       });
       it('cuts no advice or row, and needs no sideways scroll, with everything open', async () => {
         await expectNothingClipped(report, width);
+      });
+
+      it('shows every timeline label in full: none ends in "…", leaves its column or covers another', async () => {
+        const drawn = await timelineLabels(report.page);
+        expect(drawn.rowLabels.length).toBeGreaterThan(0);
+        expect(drawn.texts.filter((t) => t.includes('…'))).toEqual([]);
+        const plotLeft =
+          drawn.svg.left + (TIMELINE.labelWidth * (drawn.svg.right - drawn.svg.left)) / TIMELINE.width;
+        expect(drawn.rowLabels.filter((l) => l.right > plotLeft).map((l) => l.text)).toEqual([]);
+        expect(collisions(drawn.rowLabels)).toEqual([]);
+        const outside = drawn.loopLabels.filter((l) => l.left < drawn.svg.left || l.right > drawn.svg.right);
+        expect(outside.map((l) => l.text)).toEqual([]);
       });
     });
   });
