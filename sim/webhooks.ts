@@ -42,7 +42,8 @@ function escapeToken(s: string): string {
   return s.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-function mapOps(
+/** Patch operations adding `entries` to the pod's labels or annotations (the map made if absent). */
+export function mapOps(
   pod: JsonObject,
   base: '/metadata/labels' | '/metadata/annotations',
   entries: Record<string, string>,

@@ -16,25 +16,7 @@
 //   - a registry mirror policy (Kyverno-style): every image moved to a private mirror.
 import type { Operation } from 'fast-json-patch';
 import { isObject, type JsonObject, type JsonValue } from '../json';
-import type { WebhookDef } from '../webhooks';
-
-function escapeToken(s: string): string {
-  return s.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-function metaOps(
-  pod: JsonObject,
-  key: 'labels' | 'annotations',
-  entries: Record<string, string>,
-): Operation[] {
-  const meta = isObject(pod.metadata) ? pod.metadata : {};
-  if (!isObject(meta[key])) return [{ op: 'add', path: `/metadata/${key}`, value: entries }];
-  return Object.entries(entries).map(([k, v]): Operation => ({
-    op: 'add',
-    path: `/metadata/${key}/${escapeToken(k)}`,
-    value: v,
-  }));
-}
+import { mapOps, type WebhookDef } from '../webhooks';
 
 function list(pod: JsonObject, field: string): JsonObject[] {
   const spec = isObject(pod.spec) ? pod.spec : {};
@@ -93,12 +75,12 @@ export function istioSidecar(opts: { native?: boolean; cni?: boolean } = {}): We
       if ([...containers, ...inits].some((c) => c.name === 'istio-proxy')) return [];
       const first = typeof containers[0]?.name === 'string' ? containers[0].name : 'app';
       const ops: Operation[] = [
-        ...metaOps(pod, 'labels', {
+        ...mapOps(pod, '/metadata/labels', {
           'security.istio.io/tlsMode': 'istio',
           'service.istio.io/canonical-name': first,
           'service.istio.io/canonical-revision': 'latest',
         }),
-        ...metaOps(pod, 'annotations', {
+        ...mapOps(pod, '/metadata/annotations', {
           'istio.io/rev': 'default',
           'kubectl.kubernetes.io/default-container': first,
           'prometheus.io/path': '/stats/prometheus',
@@ -172,13 +154,13 @@ export function linkerdProxy(): WebhookDef {
     mutate(pod) {
       if (list(pod, 'containers').some((c) => c.name === 'linkerd-proxy')) return [];
       return [
-        ...metaOps(pod, 'annotations', {
+        ...mapOps(pod, '/metadata/annotations', {
           'linkerd.io/created-by': 'linkerd/proxy-injector edge-25.4.1',
           'linkerd.io/proxy-version': 'edge-25.4.1',
           'linkerd.io/trust-root-sha256': '3b2f0e6c0a4b6f7e',
           'linkerd.io/identity-mode': 'default',
         }),
-        ...metaOps(pod, 'labels', {
+        ...mapOps(pod, '/metadata/labels', {
           'linkerd.io/control-plane-ns': 'linkerd',
           'linkerd.io/workload-ns': 'nifi',
         }),
@@ -298,7 +280,7 @@ export function zarfAgent(): WebhookDef {
     mutate(pod) {
       const ops = imageOps(pod, (image) => zarfImage(image));
       if (ops.length === 0) return [];
-      return [...metaOps(pod, 'labels', { 'zarf-agent': 'patched' }), ...ops];
+      return [...mapOps(pod, '/metadata/labels', { 'zarf-agent': 'patched' }), ...ops];
     },
   };
 }

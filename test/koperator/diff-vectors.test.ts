@@ -10,6 +10,7 @@
 // the text (not by id), run all the same and reported, but cannot be asserted.
 import { readFileSync } from 'fs';
 import * as path from 'path';
+import { sortKeysDeep } from '../../lib/k8s/json-value';
 import { intentDecision, threeWayDecision } from '../../lib/koperator/pod-diff';
 import { describeWithCorpus, SHARED_CORPUS } from '../support/shared-corpus';
 
@@ -39,18 +40,7 @@ function unrepresentableNumbers(text: string): string[] {
 }
 
 function same(a: unknown, b: unknown): boolean {
-  return JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
-}
-
-function sorted(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sorted);
-  if (v === null || typeof v !== 'object') return v;
-  const o = v as Record<string, unknown>;
-  return Object.fromEntries(
-    Object.keys(o)
-      .sort()
-      .map((k) => [k, sorted(o[k])]),
-  );
+  return JSON.stringify(sortKeysDeep(a)) === JSON.stringify(sortKeysDeep(b));
 }
 
 interface Vector {

@@ -7,25 +7,14 @@
 // status (NiFiKop's never does; lib/nifikop/README.md): then IgnoreStatusFields hides it.
 import { readFileSync } from 'fs';
 import * as path from 'path';
-import { getIn, isObject } from '../../lib/k8s/json-value';
+import { getIn, isObject, sortKeysDeep } from '../../lib/k8s/json-value';
 import { isLinkerdInjected, nifikopDecision } from '../../lib/nifikop/steps';
 import { describeWithCorpus, SHARED_CORPUS } from '../support/shared-corpus';
 
 const DIR = path.join(SHARED_CORPUS, 'diff-vectors');
 
-function sorted(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sorted);
-  if (v === null || typeof v !== 'object') return v;
-  const o = v as Record<string, unknown>;
-  return Object.fromEntries(
-    Object.keys(o)
-      .sort()
-      .map((k) => [k, sorted(o[k])]),
-  );
-}
-
 function same(a: unknown, b: unknown): boolean {
-  return JSON.stringify(sorted(a)) === JSON.stringify(sorted(b));
+  return JSON.stringify(sortKeysDeep(a)) === JSON.stringify(sortKeysDeep(b));
 }
 
 /** Integers beyond 2^53 or floats written as integers: JSON.parse cannot carry them (see test/koperator/diff-vectors.test.ts). */
