@@ -4,7 +4,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { triggerDecision } from '../lib/alerts/evidence';
+import { evidenceClock, triggerDecision } from '../lib/alerts/evidence';
 import { sendAnalysisRequests } from '../lib/aws/analysis-queue';
 import { s3Client, sqsClient } from '../lib/aws/clients';
 import { ingestConfigFromEnv, type IngestConfig } from '../lib/aws/env-config';
@@ -82,7 +82,7 @@ async function processRecord(
           .addDimension('reason', reason)
           .addMetric(METRIC.recordsSkipped, MetricUnit.Count, n);
     }
-    await requestAnalysisOnEvidence(record.messageId, r, config);
+    await requestAnalysisOnEvidence(record.messageId, r, config, evidenceClock(ref.arrivedAt, Date.now()));
   }
 }
 
@@ -97,12 +97,14 @@ async function requestAnalysisOnEvidence(
   messageId: string,
   r: IngestObjectResult,
   config: IngestConfig,
+  /** The object's arrival in S3 (evidenceClock): what the evidence's age is measured against. */
+  arrivedMs: number,
 ): Promise<void> {
   const trigger = config.trigger;
   if (!trigger) return;
   const requests: Extract<ReturnType<typeof triggerDecision>, { action: 'request' }>[] = [];
   for (const part of r.clusters) {
-    const d = triggerDecision(part.cluster, part.evidence, Date.now(), trigger.maxAgeSeconds * 1000);
+    const d = triggerDecision(part.cluster, part.evidence, arrivedMs, trigger.maxAgeSeconds * 1000);
     if (d.action === 'none') continue;
     if (d.action === 'too-old') {
       logger.info('evidence older than ANALYSIS_MAX_AGE: left to the schedule', {

@@ -71,6 +71,16 @@ export type TriggerDecision =
    */
   | { action: 'too-old'; time: string; counts: Record<string, number> };
 
+/**
+ * The clock evidence is judged stale by: the object's arrival in S3, so that a retry of our
+ * own (a failed ingest back from the queue minutes later) never turns live evidence into a
+ * backfill. An arrival after our clock (skew) or none known is taken as now.
+ */
+export function evidenceClock(arrivedAt: string | undefined, nowMs: number): number {
+  const at = arrivedAt === undefined ? NaN : Date.parse(arrivedAt);
+  return Number.isFinite(at) ? Math.min(at, nowMs) : nowMs;
+}
+
 export function triggerDecision(
   cluster: string,
   evidence: Evidence,

@@ -10,6 +10,8 @@ export interface S3ObjectRef {
   size: number | null;
   /** ETag without quotes, as S3 notifications carry it; null when the message had none. */
   etag: string | null;
+  /** When S3 says the object was created (the notification's eventTime), where it says so. */
+  arrivedAt?: string;
   eventName: string;
 }
 
@@ -75,6 +77,9 @@ export function parseS3Notification(body: string): ParsedNotification {
           ? r.s3.object.eTag.replace(/^"|"$/g, '')
           : null,
       eventName,
+      ...(typeof r.eventTime === 'string' && !Number.isNaN(Date.parse(r.eventTime))
+        ? { arrivedAt: r.eventTime }
+        : {}),
     });
   }
   return { kind: 'objects', objects, ignored };

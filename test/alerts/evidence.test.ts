@@ -1,6 +1,12 @@
 // Which ingested facts ask for their cluster's analysis at once (lib/alerts/evidence.ts), and
 // the time that request carries: each rule as a table of facts, then the decision.
-import { evidenceRules, findEvidence, triggerDecision, type EvidenceRule } from '../../lib/alerts/evidence';
+import {
+  evidenceClock,
+  evidenceRules,
+  findEvidence,
+  triggerDecision,
+  type EvidenceRule,
+} from '../../lib/alerts/evidence';
 import { fightEvidence } from '../../lib/fights/evidence';
 import { isBrokerPodDelete } from '../../lib/operators/evidence';
 import type { Fact, ObjectWriteFact } from '../../lib/model/facts';
@@ -237,5 +243,30 @@ describe('the evidence of an ingested batch and the request it makes', () => {
     ],
   ])('%s', (_name, e, clock, expected) => {
     expect(triggerDecision('eks-a', e, clock, 900_000)).toEqual(expected);
+  });
+});
+
+describe('the clock evidence is judged by: the object’s arrival in S3', () => {
+  const now = Date.parse('2026-11-02T11:00:00Z');
+  it.each<[string, string | undefined, number]>([
+    ['the arrival, when S3 says it', '2026-11-02T10:40:00Z', Date.parse('2026-11-02T10:40:00Z')],
+    ['now, for an arrival after our clock (skew)', '2026-11-02T11:00:05Z', now],
+    ['now, when no arrival is known', undefined, now],
+    ['now, for an arrival that does not parse', 'yesterday', now],
+  ])('%s', (_name, arrivedAt, want) => {
+    expect(evidenceClock(arrivedAt, now)).toBe(want);
+  });
+
+  it('keeps live evidence live when our own retry reads the object 20 minutes after it arrived', () => {
+    const evidence = { counts: { 'broker-pod-delete': 1 }, newestMs: Date.parse('2026-11-02T10:39:58Z') };
+    const maxAge = 15 * 60_000;
+    // Judged by the clock, the retry would leave it to the schedule as a backfill.
+    expect(triggerDecision('eks-a', evidence, now, maxAge).action).toBe('too-old');
+    expect(
+      triggerDecision('eks-a', evidence, evidenceClock('2026-11-02T10:40:00Z', now), maxAge),
+    ).toMatchObject({
+      action: 'request',
+      request: { cluster: 'eks-a', time: '2026-11-02T10:39:58.000Z' },
+    });
   });
 });

@@ -16,7 +16,15 @@ describe('S3 event notifications', () => {
     expect(parseS3Notification(JSON.stringify(built))).toEqual({
       kind: 'objects',
       objects: [
-        { bucket: 'b', key: 'logs/eks a/x+y ü.gz', size: 10, etag: 'abc', eventName: 'ObjectCreated:Put' },
+        {
+          bucket: 'b',
+          key: 'logs/eks a/x+y ü.gz',
+          size: 10,
+          etag: 'abc',
+          eventName: 'ObjectCreated:Put',
+          // When S3 created it: the ingest judges the evidence's age by it, not by its own clock.
+          arrivedAt: '2026-11-02T10:00:00.000Z',
+        },
       ],
       ignored: [],
     });
