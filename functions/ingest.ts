@@ -6,6 +6,7 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { evidenceClock, triggerDecision } from '../lib/alerts/evidence';
 import { sendAnalysisRequests } from '../lib/aws/analysis-queue';
+import { retryDelaySeconds, retrySoon } from '../lib/aws/ingest-retry';
 import { s3Client, sqsClient } from '../lib/aws/clients';
 import { ingestConfigFromEnv, type IngestConfig } from '../lib/aws/env-config';
 import { ingestS3Object, skippedByReason, type IngestObjectResult } from '../lib/aws/ingest-object';
@@ -164,6 +165,12 @@ async function checkBucketOnce(config: IngestConfig): Promise<void> {
   metrics.addMetric(METRIC.bucketSettingsMissing, MetricUnit.Count, missing.length);
 }
 
+/** The first retry's delay in seconds (INGEST_RETRY_SECONDS, default 10); later ones grow threefold. */
+function retryBaseSeconds(): number {
+  const n = Number(process.env.INGEST_RETRY_SECONDS);
+  return Number.isFinite(n) && n >= 0 ? n : 10;
+}
+
 export const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
   logger.addContext(context);
   const config = ingestConfigFromEnv(process.env);
@@ -182,12 +189,26 @@ export const handler = async (event: SQSEvent, context: Context): Promise<SQSBat
         } catch (e) {
           // Names the object and the reason: an SDK error's message alone ("Access
           // Denied", "We encountered an internal error.") does not say which object.
+          const receiveCount = Number(record.attributes.ApproximateReceiveCount);
+          const retryIn = retryDelaySeconds(receiveCount, retryBaseSeconds());
           logger.error('message failed; it returns to the queue (then the DLQ)', {
             messageId: record.messageId,
-            receiveCount: record.attributes.ApproximateReceiveCount,
+            receiveCount,
+            retryInSeconds: retryIn,
             ...(at.ref ? { bucket: at.ref.bucket, objectKey: at.ref.key } : {}),
             error: e instanceof Error ? `${e.name}: ${e.message}` : String(e),
           });
+          const queueUrl = process.env.INGEST_QUEUE_URL;
+          if (queueUrl)
+            await retrySoon(clients.sqs(), queueUrl, record.receiptHandle, retryIn).catch((err: unknown) =>
+              logger.warn(
+                'could not shorten the failed message’s visibility; it returns after the queue’s timeout',
+                {
+                  messageId: record.messageId,
+                  error: String(err),
+                },
+              ),
+            );
           throw e;
         }
       },

@@ -80,6 +80,7 @@ function translation(t: Template, run: RecordedRun): Translate {
       [run.stack.topicArn]: 'TOPIC_ARN',
       [run.stack.chatTopicArn]: 'CHAT_TOPIC_ARN',
       [run.stack.analysisQueueUrl]: 'ANALYSIS_QUEUE_URL',
+      [run.stack.ingestQueueUrl]: 'INGEST_QUEUE_URL',
       [run.stack.webhookParameter]: 'SLACK_WEBHOOK_PARAMETER',
       [run.stack.linkSecretArn]: 'REPORT_LINK_SECRET',
     };
@@ -533,6 +534,16 @@ describe('each check fails on a planted fault', () => {
         doc.Statement = doc.Statement.filter((x) => x.Sid !== 'SendTraces');
       },
       /AnalyzeRole: xray:PutTraceSegments on \* is ImplicitlyDenied \(analyze: Lambda sends the function’s traces\)/,
+    ],
+    [
+      'ingest may not bring a failed message back soon',
+      (t) => {
+        const s = (
+          props(t, 'IngestRole').Policies as { PolicyDocument: { Statement: Props[] } }[]
+        )[0]!.PolicyDocument.Statement.find((x) => x.Sid === 'ConsumeIngestQueue')!;
+        s.Action = (s.Action as string[]).filter((a) => a !== 'sqs:ChangeMessageVisibility');
+      },
+      /IngestRole: sqs:ChangeMessageVisibility on arn:aws:sqs:us-east-1:123456789012:koperator-audit-test-ingest is ImplicitlyDenied \(ingest: SQS ChangeMessageVisibility\)/,
     ],
     [
       'ingest may not read the logs',

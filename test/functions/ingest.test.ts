@@ -3,12 +3,17 @@
 // the structured logs and EMF metrics it writes.
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { SNSClient } from '@aws-sdk/client-sns';
-import { SQSClient } from '@aws-sdk/client-sqs';
+import { CreateQueueCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { gunzipSync } from 'zlib';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
-import { createLocalStack, uploadObject, type LocalStack } from '../../lib/local-aws/local-stack';
-import { lambdaContext } from '../../lib/local-aws/local-lambda';
+import {
+  createLocalStack,
+  receiveBatch,
+  uploadObject,
+  type LocalStack,
+} from '../../lib/local-aws/local-stack';
+import { lambdaContext, sqsEventFromMessages } from '../../lib/local-aws/local-lambda';
 import { buildS3Notification } from '../../lib/aws/s3-events';
 import { decodeFacts } from '../../lib/facts/codec';
 import { captureProcessOutput } from '../support/process-output';
@@ -210,6 +215,38 @@ describe('ingest handler', () => {
           'KoperatorAudit',
       ),
     ).toBe(true);
+  });
+
+  it('brings a failed message back within seconds, not after the queue’s 1,800 s visibility', async () => {
+    const sqs = new SQSClient(fx.clientConfig);
+    const queue = await sqs.send(
+      new CreateQueueCommand({ QueueName: 'ingest-retry-test', Attributes: { VisibilityTimeout: '1800' } }),
+    );
+    const queueUrl = queue.QueueUrl!;
+    await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: '{"Records":' }));
+    const first = await receiveBatch(sqs, queueUrl, 1);
+    expect(first).toHaveLength(1);
+    Object.assign(process.env, { INGEST_QUEUE_URL: queueUrl, INGEST_RETRY_SECONDS: '1' });
+    try {
+      const res = await handler(
+        sqsEventFromMessages(first, 'arn:aws:sqs:us-east-1:000000000000:ingest-retry-test'),
+        lambdaContext('ingest'),
+      );
+      expect(res.batchItemFailures).toEqual([{ itemIdentifier: first[0]!.MessageId }]);
+    } finally {
+      delete process.env.INGEST_QUEUE_URL;
+      delete process.env.INGEST_RETRY_SECONDS;
+    }
+    // Visible again after its own second, where the queue alone would hold it half an hour.
+    const started = Date.now();
+    let again: Awaited<ReturnType<typeof receiveBatch>> = [];
+    while (again.length === 0 && Date.now() - started < 8000) {
+      await new Promise((r) => setTimeout(r, 250));
+      again = await receiveBatch(sqs, queueUrl, 1);
+    }
+    expect(again.map((m) => m.MessageId)).toEqual([first[0]!.MessageId]);
+    expect(Date.now() - started).toBeLessThan(8000);
+    expect(out.join('').includes('"retryInSeconds":1')).toBe(true);
   });
 
   it('rewrites the same facts objects when the object is delivered again or re-uploaded with the same bytes', async () => {

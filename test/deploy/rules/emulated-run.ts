@@ -5,6 +5,7 @@
 // the alerts, and where the template deploys the report-link function, every alert's link
 // is opened through it.
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { randomUUID } from 'crypto';
 import { promises as fs } from 'fs';
 import * as path from 'path';
@@ -118,6 +119,7 @@ export async function recordedRun(envOf: (fn: string) => Record<string, string>)
     TOPIC_ARN: stack.topicArn,
     CHAT_TOPIC_ARN: stack.chatTopicArn,
     ANALYSIS_QUEUE_URL: stack.analysisQueueUrl,
+    INGEST_QUEUE_URL: stack.ingestQueueUrl,
     SLACK_WEBHOOK_PARAMETER: webhookParameter,
     REPORT_LINK_SECRET: linkSecretArn,
   };
@@ -150,6 +152,8 @@ export async function recordedRun(envOf: (fn: string) => Record<string, string>)
       region: fx.region,
     });
     await s3.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: `${prefix}deleted-before-ingest.log` }));
+    // A message the ingest fails on: its retry (the message's own visibility shortened) is a call too.
+    await sqs.send(new SendMessageCommand({ QueueUrl: stack.ingestQueueUrl, MessageBody: '{"Records":' }));
 
     const ingest = await import('../../../functions/ingest');
     const dispatch = await import('../../../functions/dispatch-analysis');
