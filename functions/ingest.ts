@@ -189,11 +189,13 @@ export const handler = async (event: SQSEvent, context: Context): Promise<SQSBat
         } catch (e) {
           // Names the object and the reason: an SDK error's message alone ("Access
           // Denied", "We encountered an internal error.") does not say which object.
-          const receiveCount = Number(record.attributes.ApproximateReceiveCount);
-          const retryIn = retryDelaySeconds(receiveCount, retryBaseSeconds());
+          const retryIn = retryDelaySeconds(
+            Number(record.attributes.ApproximateReceiveCount),
+            retryBaseSeconds(),
+          );
           logger.error('message failed; it returns to the queue (then the DLQ)', {
             messageId: record.messageId,
-            receiveCount,
+            receiveCount: record.attributes.ApproximateReceiveCount,
             retryInSeconds: retryIn,
             ...(at.ref ? { bucket: at.ref.bucket, objectKey: at.ref.key } : {}),
             error: e instanceof Error ? `${e.name}: ${e.message}` : String(e),
