@@ -9,7 +9,10 @@ const { require: tsxRequire } = require('tsx/cjs/api');
 const load = (rel) => tsxRequire(path.join(__dirname, '..', rel), path.join(__dirname, 'eks-shipping.cjs'));
 const { parseEksClusters } = load('lib/deploy/eks-clusters.ts');
 const { eksShippingTemplate, LOG_RETENTION_DAYS } = load('lib/deploy/eks-shipping.ts');
-const { auditFilterPattern, renderPattern } = load('lib/ingest/subscription-filter.ts');
+const { auditFilterPattern, operatorLogFilterPattern, renderPattern } = load(
+  'lib/ingest/subscription-filter.ts',
+);
+const { parseEksOperatorLogs } = load('lib/deploy/eks-operator-logs.ts');
 
 function positiveInt(name, value, min, max) {
   const n = Number(value);
@@ -29,16 +32,21 @@ function retentionDays(name, value) {
 
 module.exports = async ({ resolveVariable }) => {
   const param = async (name) => String(await resolveVariable(`param:${name}`));
+  const clusters = parseEksClusters(await param('eksClusters'));
   return eksShippingTemplate({
     service: String(await resolveVariable('self:service')),
     stage: String(await resolveVariable('sls:stage')),
-    clusters: parseEksClusters(await param('eksClusters')),
+    clusters,
     bucket: await resolveVariable('self:custom.bucketName'),
     logsPrefix: await param('logsPrefix'),
     // Firehose takes 0-900 s; the interval bounds how late an event can be alerted on.
     bufferIntervalSeconds: positiveInt('eksBufferInterval', await param('eksBufferInterval'), 0, 900),
     bufferSizeMiB: positiveInt('eksBufferSize', await param('eksBufferSize'), 1, 128),
     filterPattern: renderPattern(auditFilterPattern()),
+    // The listed clusters' operator logs (Container Insights' group or one named), by the same
+    // custom resource: no resource per cluster.
+    operatorLogGroups: parseEksOperatorLogs(await param('eksOperatorLogs'), clusters),
+    operatorFilterPattern: renderPattern(operatorLogFilterPattern()),
     // CloudWatch evaluates at most 7 days of hourly periods.
     silenceHours: positiveInt('eksSilenceHours', await param('eksSilenceHours'), 1, 168),
     alarmActions: await resolveVariable('self:custom.alarmActions'),

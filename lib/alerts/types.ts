@@ -134,6 +134,8 @@ export interface PendingAlert {
   event: AlertEvent;
   window: { from: string; to: string };
   report: { uri: string; url?: string; expiresAt?: string; expiry?: 'exact' | 'at-most' } | null;
+  /** The run read no operator log line (lib/pipeline/checks.ts operatorLogWarnings): the alert says so. */
+  operatorLogs?: 'absent';
 }
 
 export interface AlertOptions {

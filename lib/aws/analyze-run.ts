@@ -36,6 +36,7 @@ import { readFactsWindow } from './facts-store';
 import { writeFindingsHistory, type HistoryWritten } from './findings-history';
 import { writeReport, type ReportLink } from './report-store';
 import { renderReport } from '../report';
+import { operatorLogWarnings } from '../pipeline/checks';
 
 export interface RunLogger {
   info(message: string, extra: Record<string, unknown>): void;
@@ -79,6 +80,8 @@ export interface ClusterRun {
   /** The cluster's run failed; the analyze handler reports its message as a batch item failure. */
   error?: string;
 }
+
+const warningsOf = (warnings: string[]) => (warnings.length > 0 ? { warnings } : {});
 
 const quiet: RunLogger = { info: () => undefined, warn: () => undefined };
 
@@ -156,7 +159,15 @@ async function flush(
   for (let i = 0; i < state.pending.length; i++) {
     const p = state.pending[i]!;
     // The alerts topic, then the chat topic and EventBridge when configured (lib/aws/alert-sinks.ts).
-    await publishAlert(deps, deps.config, toAlertMessage(p.event, { window: p.window, report: p.report }));
+    await publishAlert(
+      deps,
+      deps.config,
+      toAlertMessage(p.event, {
+        window: p.window,
+        report: p.report,
+        ...(p.operatorLogs ? { operatorLogs: p.operatorLogs } : {}),
+      }),
+    );
     sent.push(p.event);
     next = stamp({ ...state, pending: state.pending.slice(i + 1) }, runId);
     current = await saveAlertState(deps.s3, bucket, key, encodeAlertState(next), current);
@@ -203,6 +214,12 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
     { cluster, now, windowStart, options: config.alerts },
   );
 
+  // No operator line read: the report and every alert of the run say so.
+  const operatorLogs = operatorLogWarnings(read.facts, {
+    recreations: result.recreations.length,
+    loops: result.loops.length,
+  });
+
   // A broker removed by a downscale is in `recreations` (the contract) but counted apart.
   const recreationsByClass: Partial<Record<Classification, number>> = {};
   let brokerRemovals = 0;
@@ -235,7 +252,7 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
       fights: fights.length,
       drifts: drift.drifts.length,
       recreationsByClass,
-      ...(drift.warnings.length > 0 ? { warnings: drift.warnings } : {}),
+      ...warningsOf([...operatorLogs, ...drift.warnings]),
     },
   };
   const link = await writeReport(
@@ -278,7 +295,12 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
   if (events.length > 0 || !sameAlertState(state, next) || isFirstRun(state)) {
     const claimed: AlertState = {
       ...next,
-      pending: events.map((event) => ({ event, window, report: link })),
+      pending: events.map((event) => ({
+        event,
+        window,
+        report: link,
+        ...(operatorLogs.length > 0 ? { operatorLogs: 'absent' as const } : {}),
+      })),
     };
     // The claim: fails with AlertStateConflictError if another run wrote since we read.
     etag = await saveAlertState(s3, config.bucket, stateKey, encodeAlertState(claimed), etag);

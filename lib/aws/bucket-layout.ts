@@ -100,6 +100,23 @@ export function clusterOfEksLogGroup(logGroup: string): string | null {
   return EKS_LOG_GROUP.exec(logGroup)?.[1] ?? null;
 }
 
+/** Container Insights' application log group, `/aws/containerinsights/<cluster>/application`. */
+const CONTAINER_INSIGHTS_GROUP = /^\/aws\/containerinsights\/([0-9A-Za-z][A-Za-z0-9_-]{0,99})\/application$/;
+
+/**
+ * The cluster a record of the shared EKS stream belongs to, by its log group: an audit log
+ * group, a Container Insights application group (eksOperatorLogs), or a group the stack was
+ * told of (`named`, group to cluster); null for any other.
+ */
+export function clusterOfLogGroup(logGroup: string, named: ReadonlyMap<string, string>): string | null {
+  return (
+    clusterOfEksLogGroup(logGroup) ??
+    named.get(logGroup) ??
+    CONTAINER_INSIGHTS_GROUP.exec(logGroup)?.[1] ??
+    null
+  );
+}
+
 /** True for a key the shared EKS stream wrote: its records name their clusters, the key does not. */
 export function isEksFleetKey(key: string, logsPrefix: string): boolean {
   return key.startsWith(eksFleetDeliveryPrefix({ logsPrefix: normalisePrefix(logsPrefix) }));

@@ -6,6 +6,7 @@ import type { AlertOptions } from '../alerts/types';
 import { parseDurationSeconds } from '../config/duration';
 import { defaultLayout, normalisePrefix, type BucketLayout } from './bucket-layout';
 import { parseEksClusterArns } from '../notify/chat';
+import { namedOperatorLogGroups } from '../deploy/eks-operator-logs';
 
 type Env = Record<string, string | undefined>;
 
@@ -67,6 +68,11 @@ export interface IngestConfig {
    * once; null without ANALYSIS_QUEUE_URL (the schedule alone then analyses).
    */
   trigger: AnalysisTriggerConfig | null;
+  /**
+   * EKS_OPERATOR_LOGS (the eksOperatorLogs param): its `<cluster>=<group>` pairs, group to
+   * cluster; Container Insights' default groups name their cluster themselves.
+   */
+  operatorLogGroups: ReadonlyMap<string, string>;
 }
 
 export interface AnalysisTriggerConfig {
@@ -78,6 +84,14 @@ export interface AnalysisTriggerConfig {
   operatorUsers: string[];
 }
 
+function operatorLogGroupsOf(env: Env): Map<string, string> {
+  try {
+    return namedOperatorLogGroups(env.EKS_OPERATOR_LOGS ?? '');
+  } catch (e) {
+    throw new ConfigError(`EKS_OPERATOR_LOGS: ${(e as Error).message}`);
+  }
+}
+
 export function ingestConfigFromEnv(env: Env): IngestConfig {
   const maxLine = env.MAX_LINE_BYTES ? positiveInt(env, 'MAX_LINE_BYTES', 1) : undefined;
   const queueUrl = env.ANALYSIS_QUEUE_URL ?? '';
@@ -86,6 +100,7 @@ export function ingestConfigFromEnv(env: Env): IngestConfig {
     layout: layoutFromEnv(env),
     defaultCluster: env.DEFAULT_CLUSTER || 'default',
     ...(maxLine !== undefined ? { maxLineBytes: maxLine } : {}),
+    operatorLogGroups: operatorLogGroupsOf(env),
     trigger:
       queueUrl === ''
         ? null

@@ -5,7 +5,7 @@ import { GetObjectCommand, HeadObjectCommand, S3ServiceException, type S3Client 
 import type { Readable } from 'stream';
 import { evidenceRules, findEvidence, type Evidence } from '../alerts/evidence';
 import { projectRecord } from '../facts/project';
-import { clusterOfEksLogGroup, clusterOfLogKey, isEksFleetKey, normalisePrefix } from './bucket-layout';
+import { clusterOfLogGroup, clusterOfLogKey, isEksFleetKey, normalisePrefix } from './bucket-layout';
 import { AuditDeduper, readObject, type IngestOptions } from '../ingest';
 import { createIngestStats, type IngestStats } from '../ingest/stats';
 import type { Fact } from '../model/facts';
@@ -122,7 +122,8 @@ export async function ingestS3Object(
 
   const obj: SourceObject = { name: source, ...(size !== undefined ? { size } : {}), open: async () => body };
   // An object of the shared EKS stream holds many clusters' payloads: each record's log group
-  // (/aws/eks/<cluster>/cluster) names its cluster. Any other object is the key's cluster.
+  // names its cluster (/aws/eks/<cluster>/cluster for audit events; Container Insights' or a
+  // named group for operator lines, eksOperatorLogs). Any other object is the key's cluster.
   const fleet = isEksFleetKey(ref.key, config.layout.logsPrefix);
   const factsOf = new Map<string, Fact[]>();
   let unattributed = 0;
@@ -134,7 +135,7 @@ export async function ingestS3Object(
     let c = cluster;
     if (fleet) {
       const named =
-        rec.kind === 'audit' && rec.logGroup !== undefined ? clusterOfEksLogGroup(rec.logGroup) : null;
+        rec.logGroup !== undefined ? clusterOfLogGroup(rec.logGroup, config.operatorLogGroups) : null;
       if (named === null) {
         unattributed++;
         return;
@@ -169,7 +170,7 @@ export async function ingestS3Object(
   const newestOf = new Map<string, string | null>();
   if (fleet) {
     for (const [group, t] of Object.entries(stats.newestByLogGroup ?? {})) {
-      const c = clusterOfEksLogGroup(group);
+      const c = clusterOfLogGroup(group, config.operatorLogGroups);
       if (c !== null) newestOf.set(c, t);
     }
     for (const c of factsOf.keys()) if (!newestOf.has(c)) newestOf.set(c, null);

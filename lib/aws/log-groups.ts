@@ -10,6 +10,10 @@
 // - the filter is put with the role CloudWatch Logs delivers with, retrying while that new
 //   role's policy propagates (CloudWatch Logs sends a test record first and refuses the
 //   filter when it cannot deliver it);
+// - the operators' log groups (eksOperatorLogs: Container Insights' application group or one
+//   the user names) get the same filter name with a pattern keeping only the operators' lines;
+//   they are never created (a missing one means no Fluent Bit ships there: the run fails
+//   naming it) and take a slot like the others;
 // - a log group no longer listed, and every listed one when the resource is deleted, loses
 //   the stack's filter and nothing else.
 import {
@@ -24,6 +28,9 @@ import {
 
 /** Only EKS control-plane log groups: the function's role may act on nothing else either. */
 const EKS_LOG_GROUP = /^\/aws\/eks\/[0-9A-Za-z][A-Za-z0-9_-]{0,99}\/cluster$/;
+
+/** CloudWatch Logs' rule for log group names (CreateLogGroup API reference). */
+const LOG_GROUP_NAME = /^[.\-_/#A-Za-z0-9]{1,512}$/;
 
 /** PutSubscriptionFilter: "Each log group can have up to two subscription filters associated with it." */
 export const FILTERS_PER_LOG_GROUP = 2;
@@ -44,8 +51,25 @@ export function logGroupNamesOf(props: Record<string, unknown> | undefined): str
   return names as string[];
 }
 
+/** The custom resource's OperatorLogGroupNames: any log group names but EKS control-plane ones (optional). */
+export function operatorLogGroupNamesOf(props: Record<string, unknown> | undefined): string[] {
+  const names = props?.OperatorLogGroupNames;
+  if (names === undefined || names === '') return [];
+  if (!Array.isArray(names)) throw new Error('OperatorLogGroupNames must be a list of log group names');
+  const bad = names.filter((n) => typeof n !== 'string' || !LOG_GROUP_NAME.test(n) || EKS_LOG_GROUP.test(n));
+  if (bad.length > 0)
+    throw new Error(
+      `not operator log group names (any log group but /aws/eks/<cluster>/cluster): ${JSON.stringify(bad)}`,
+    );
+  if (new Set(names).size !== names.length) throw new Error('OperatorLogGroupNames lists a log group twice');
+  return names as string[];
+}
+
 export interface SubscriptionSpec {
   logGroupNames: string[];
+  /** Log groups of the operators' own lines (eksOperatorLogs): never created, filtered by operatorFilterPattern. */
+  operatorLogGroupNames: string[];
+  operatorFilterPattern: string;
   filterName: string;
   /** The name the stack's filter had before (CloudFormation-owned): the stack's own too. */
   legacyFilterName: string | null;
@@ -72,6 +96,8 @@ export function subscriptionSpecOf(props: Record<string, unknown> | undefined): 
     throw new Error(`RetentionInDays must be a whole number of days, got ${JSON.stringify(retention)}`);
   return {
     logGroupNames: logGroupNamesOf(p),
+    operatorLogGroupNames: operatorLogGroupNamesOf(p),
+    operatorFilterPattern: typeof p.OperatorFilterPattern === 'string' ? p.OperatorFilterPattern : '',
     filterName: str(p, 'FilterName')!,
     legacyFilterName: str(p, 'LegacyFilterName', false),
     // An empty pattern is valid (every event), so only its type is checked.
@@ -126,8 +152,25 @@ async function filtersOf(logs: Logs, logGroupName: string): Promise<Subscription
   return out;
 }
 
+/** Every log group the spec subscribes, with the pattern it gets. */
+function targetsOf(spec: SubscriptionSpec): { logGroupName: string; filterPattern: string }[] {
+  return [
+    ...spec.logGroupNames.map((logGroupName) => ({ logGroupName, filterPattern: spec.filterPattern })),
+    ...spec.operatorLogGroupNames.map((logGroupName) => ({
+      logGroupName,
+      filterPattern: spec.operatorFilterPattern,
+    })),
+  ];
+}
+
+const allGroupsOf = (spec: Pick<SubscriptionSpec, 'logGroupNames' | 'operatorLogGroupNames'>): string[] => [
+  ...spec.logGroupNames,
+  ...spec.operatorLogGroupNames,
+];
+
 interface SlotPlan {
   logGroupName: string;
+  filterPattern: string;
   /** The legacy filter must go first: without it there is no free slot. */
   removeLegacy: boolean;
 }
@@ -139,8 +182,17 @@ interface SlotPlan {
 export async function planSlots(logs: Logs, spec: SubscriptionSpec): Promise<SlotPlan[]> {
   const plans: SlotPlan[] = [];
   const full: string[] = [];
-  for (const logGroupName of spec.logGroupNames) {
-    const filters = await filtersOf(logs, logGroupName);
+  const missing: string[] = [];
+  for (const { logGroupName, filterPattern } of targetsOf(spec)) {
+    let filters: SubscriptionFilter[];
+    try {
+      filters = await filtersOf(logs, logGroupName);
+    } catch (e) {
+      // Only operator groups can be missing here: the audit ones were created first.
+      if (errorName(e) !== 'ResourceNotFoundException') throw e;
+      missing.push(logGroupName);
+      continue;
+    }
     const own = filters.some((f) => f.filterName === spec.filterName);
     const legacy =
       spec.legacyFilterName !== null && filters.some((f) => f.filterName === spec.legacyFilterName);
@@ -153,14 +205,22 @@ export async function planSlots(logs: Logs, spec: SubscriptionSpec): Promise<Slo
     }
     plans.push({
       logGroupName,
+      filterPattern,
       removeLegacy: legacy && !own && others.length + 2 > FILTERS_PER_LOG_GROUP,
     });
   }
-  if (full.length > 0)
-    throw new Error(
-      `no free subscription filter slot (a log group takes ${FILTERS_PER_LOG_GROUP}) on ${full.length} log group(s): ` +
-        `${full.join('; ')}. Remove a filter from each, or leave its cluster out of eksClusters`,
+  const problems: string[] = [];
+  if (missing.length > 0)
+    problems.push(
+      `operator log group(s) not found: ${missing.join(', ')}. Install Container Insights (or a Fluent Bit) on ` +
+        'the cluster, or name the group its operator logs go to in eksOperatorLogs (<cluster>=<group>)',
     );
+  if (full.length > 0)
+    problems.push(
+      `no free subscription filter slot (a log group takes ${FILTERS_PER_LOG_GROUP}) on ${full.length} log group(s): ` +
+        `${full.join('; ')}. Remove a filter from each, or leave its cluster out of eksClusters (or eksOperatorLogs)`,
+    );
+  if (problems.length > 0) throw new Error(problems.join('. '));
   return plans;
 }
 
@@ -188,7 +248,12 @@ export function isPropagationRace(e: unknown): boolean {
   return errorName(e) === 'InvalidParameterException' && /test message/i.test((e as Error).message ?? '');
 }
 
-async function putFilter(logs: Logs, spec: SubscriptionSpec, logGroupName: string, retry: RetryOptions) {
+async function putFilter(
+  logs: Logs,
+  spec: SubscriptionSpec,
+  { logGroupName, filterPattern }: SlotPlan,
+  retry: RetryOptions,
+) {
   const started = retry.now();
   for (let attempt = 0; ; attempt++) {
     try {
@@ -196,7 +261,7 @@ async function putFilter(logs: Logs, spec: SubscriptionSpec, logGroupName: strin
         new PutSubscriptionFilterCommand({
           logGroupName,
           filterName: spec.filterName,
-          filterPattern: spec.filterPattern,
+          filterPattern,
           destinationArn: spec.destinationArn,
           roleArn: spec.roleArn,
         }),
@@ -251,7 +316,7 @@ export async function applySubscriptions(
         );
       if (plan.removeLegacy && spec.legacyFilterName !== null)
         await deleteFilter(logs, plan.logGroupName, spec.legacyFilterName);
-      await putFilter(logs, spec, plan.logGroupName, retry);
+      await putFilter(logs, spec, plan, retry);
       out.subscribed.push(plan.logGroupName);
     }
   } catch (e) {
@@ -260,8 +325,8 @@ export async function applySubscriptions(
     throw e;
   }
   if (previous) {
-    const kept = new Set(spec.logGroupNames);
-    for (const g of previous.logGroupNames) {
+    const kept = new Set(allGroupsOf(spec));
+    for (const g of allGroupsOf(previous)) {
       if (kept.has(g) && previous.filterName === spec.filterName) continue;
       if (await deleteFilter(logs, g, previous.filterName)) out.unsubscribed.push(g);
     }
@@ -272,9 +337,9 @@ export async function applySubscriptions(
 /** The stack's filter taken off every listed log group (the resource deleted); the log groups stay. */
 export async function removeSubscriptions(
   logs: Logs,
-  spec: Pick<SubscriptionSpec, 'logGroupNames' | 'filterName'>,
+  spec: Pick<SubscriptionSpec, 'logGroupNames' | 'operatorLogGroupNames' | 'filterName'>,
 ) {
   const removed: string[] = [];
-  for (const g of spec.logGroupNames) if (await deleteFilter(logs, g, spec.filterName)) removed.push(g);
+  for (const g of allGroupsOf(spec)) if (await deleteFilter(logs, g, spec.filterName)) removed.push(g);
   return removed;
 }

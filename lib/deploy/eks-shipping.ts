@@ -26,6 +26,7 @@
 //   alarm watches nine clusters' log groups and the stream's deliveries.
 import { eksFleetDeliveryPrefix, eksFleetErrorsPrefix } from '../aws/bucket-layout';
 import type { EksCluster } from './eks-clusters';
+import { containerInsightsGroup, type OperatorLogGroup } from './eks-operator-logs';
 
 type Cfn = Record<string, unknown>;
 
@@ -40,6 +41,10 @@ export interface EksShippingInput {
   bufferIntervalSeconds: number;
   bufferSizeMiB: number;
   filterPattern: string;
+  /** The listed clusters' operator log groups (eksOperatorLogs), subscribed by the same custom resource; none by default. */
+  operatorLogGroups?: readonly OperatorLogGroup[];
+  /** The pattern that keeps only the operators' lines in those groups (lib/ingest/subscription-filter.ts). */
+  operatorFilterPattern?: string;
   /** Hours without audit events reaching the bucket before a cluster's logs-stopped alarm. */
   silenceHours: number;
   /** What every alarm notifies (a CloudFormation list). */
@@ -263,6 +268,12 @@ function subscriptions(inp: EksShippingInput): Cfn {
       FilterName: subscriptionFilterName(inp.service, inp.stage),
       LegacyFilterName: legacySubscriptionFilterName(inp.service, inp.stage),
       FilterPattern: inp.filterPattern,
+      ...(inp.operatorLogGroups?.length
+        ? {
+            OperatorLogGroupNames: inp.operatorLogGroups.map((g) => g.logGroupName),
+            OperatorFilterPattern: inp.operatorFilterPattern ?? '',
+          }
+        : {}),
       DestinationArn: arn('EksDeliveryStream'),
       RoleArn: arn('EksLogsRole'),
       RetentionInDays: inp.logGroupRetentionDays,
@@ -528,6 +539,7 @@ function logGroupsRole(inp: EksShippingInput): Cfn {
           'arn:${AWS::Partition}:logs:${AWS::Region}:${AWS::AccountId}:log-group:/aws/eks/*/cluster:*',
         ),
       },
+      ...operatorGroupsStatement(inp),
       {
         // PutSubscriptionFilter hands the role to CloudWatch Logs: that role only, to that service only.
         Sid: 'PassLogsRole',
@@ -553,6 +565,40 @@ function logGroupsRole(inp: EksShippingInput): Cfn {
       ],
     },
   };
+}
+
+/**
+ * The operators' log groups: subscription filters only (they are never created nor given a
+ * retention). Container Insights' groups by one wildcard, a group the user named by its own
+ * ARN, both in the `:*` form the audit groups' statement explains.
+ */
+function operatorGroupsStatement(inp: EksShippingInput): Cfn[] {
+  const groups = inp.operatorLogGroups ?? [];
+  if (groups.length === 0) return [];
+  const resources: Cfn[] = [];
+  if (groups.some((g) => g.logGroupName === containerInsightsGroup(g.cluster)))
+    resources.push(
+      sub(
+        'arn:${AWS::Partition}:logs:${AWS::Region}:${AWS::AccountId}:log-group:/aws/containerinsights/*/application:*',
+      ),
+    );
+  for (const g of groups)
+    if (g.logGroupName !== containerInsightsGroup(g.cluster))
+      resources.push(
+        sub(`arn:\${AWS::Partition}:logs:\${AWS::Region}:\${AWS::AccountId}:log-group:${g.logGroupName}:*`),
+      );
+  return [
+    {
+      Sid: 'SubscribeOperatorLogGroups',
+      Effect: 'Allow',
+      Action: [
+        'logs:DescribeSubscriptionFilters',
+        'logs:PutSubscriptionFilter',
+        'logs:DeleteSubscriptionFilter',
+      ],
+      Resource: resources,
+    },
+  ];
 }
 
 /** CloudWatch Logs' retention values (PutRetentionPolicy's retentionInDays). */
@@ -582,6 +628,11 @@ export function eksShippingTemplate(inp: EksShippingInput): EksShippingTemplate 
     Description: 'EKS clusters whose audit logs the stack ships (eksClusters)',
     Value: inp.clusters.map((c) => c.name).join(','),
   };
+  if (inp.operatorLogGroups?.length)
+    Outputs.EksOperatorLogGroups = {
+      Description: 'Log groups whose operator lines the stack ships with the audit logs (eksOperatorLogs)',
+      Value: inp.operatorLogGroups.map((g) => `${g.cluster}=${g.logGroupName}`).join(','),
+    };
   Outputs.EksDeliveryStreamName = {
     Description: 'The delivery stream all listed clusters ship through (its quota is the fleet\u2019s)',
     Value: { Ref: 'EksDeliveryStream' },

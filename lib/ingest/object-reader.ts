@@ -667,7 +667,13 @@ export class ObjectReader implements FrameSink, DecompressEvents {
     this.logRecords++;
     s.operator.read++;
     s.records[format] = (s.records[format] ?? 0) + 1;
-    const rec: LogRecord = { kind: 'operator', line: ol, format, at: { source: this.source, line } };
+    const rec: LogRecord = {
+      kind: 'operator',
+      line: ol,
+      format,
+      at: { source: this.source, line },
+      ...(this.logGroup !== null ? { logGroup: this.logGroup } : {}),
+    };
     if (this.opts.keep && !this.opts.keep(rec)) {
       s.operator.excluded++;
       return;

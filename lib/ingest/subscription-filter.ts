@@ -8,12 +8,19 @@
 // It is kept as a tree so that the tests can evaluate it against audit events, under both
 // readings of the one rule AWS does not document: whether `!=` matches a missing field.
 import { IGNORED_RESOURCES } from '../fights/relevance';
-import { CR_RESOURCES, OWN_RESOURCE_FOLDS, UNIT_CONFIG_RESOURCES } from '../operators/registry';
+import {
+  CR_RESOURCES,
+  OPERATOR_IMAGE_PIECES,
+  OWN_RESOURCE_FOLDS,
+  UNIT_CONFIG_RESOURCES,
+} from '../operators/registry';
 
 export type Pattern =
   | { op: '='; field: string; value: string }
   | { op: '!='; field: string; value: string }
   | { op: 'NOT EXISTS'; field: string }
+  /** `field = %regex%`: CloudWatch's regex inside a JSON pattern, matched anywhere in the value. */
+  | { op: '=~'; field: string; regex: string }
   | { op: '&&'; of: Pattern[] }
   | { op: '||'; of: Pattern[] };
 
@@ -75,6 +82,25 @@ export function auditFilterPattern(): Pattern {
   );
 }
 
+/**
+ * The operators' own lines in a Container Insights (or any Fluent Bit with its kubernetes
+ * filter) application log group: the records of a container whose image names a replayed
+ * operator. Every other application's lines stay behind, and so does the group's second
+ * subscription slot's owner's share. A line that is not JSON, or lacks the metadata, is not
+ * shipped: the deploy guide says the kubernetes filter is needed.
+ */
+export function operatorLogFilterPattern(pieces: readonly string[] = OPERATOR_IMAGE_PIECES): Pattern {
+  // A regex, not `*piece*`: AWS documents wildcards in JSON values at an end only, and
+  // the image's registry host comes first. One regex in all (AWS allows two per pattern).
+  return { op: '=~', field: '$.kubernetes.container_image', regex: pieces.join('|') };
+}
+
+/**
+ * The characters CloudWatch allows in a filter's regex ("Supported regular expressions"):
+ * letters, digits, the symbols _ # = @ / ; , - and the operators ^ $ ? [ ] { } | \ * + .
+ */
+const CLOUDWATCH_REGEX = /^[A-Za-z0-9_#=@/;,\-^$?[\]{}|\\*+.]+$/;
+
 function renderTerm(p: Pattern, parent: Pattern['op'] | null): string {
   switch (p.op) {
     case '=':
@@ -82,6 +108,12 @@ function renderTerm(p: Pattern, parent: Pattern['op'] | null): string {
       return `${p.field} ${p.op} ${JSON.stringify(p.value)}`;
     case 'NOT EXISTS':
       return `${p.field} NOT EXISTS`;
+    case '=~':
+      if (!CLOUDWATCH_REGEX.test(p.regex))
+        throw new Error(
+          `${JSON.stringify(p.regex)} holds characters CloudWatch's filter regex does not take`,
+        );
+      return `${p.field} = %${p.regex}%`;
     case '&&':
     case '||': {
       const inner = p.of.map((c) => renderTerm(c, p.op)).join(` ${p.op} `);
@@ -144,6 +176,10 @@ export function patternMatches(p: Pattern, ev: unknown, absent: AbsentField): bo
     }
     case 'NOT EXISTS':
       return valueAt(ev, p.field) === undefined;
+    case '=~': {
+      const v = valueAt(ev, p.field);
+      return typeof v === 'string' && new RegExp(p.regex).test(v);
+    }
     case '&&':
       return p.of.every((c) => patternMatches(c, ev, absent));
     case '||':

@@ -57,5 +57,8 @@ export const KOPERATOR: OperatorIdentity = {
     messages: MESSAGES,
     context: koperatorLogContext,
     keptKeys: KEPT_LOG_KEYS,
+    // ghcr.io/banzaicloud/kafka-operator (its chart's default image), ghcr.io/adobe/kafka-operator
+    // and the adobe/koperator builds.
+    imagePieces: ['kafka-operator', 'koperator'],
   },
 };

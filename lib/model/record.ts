@@ -29,4 +29,11 @@ export type LogRecord =
       /** The CloudWatch Logs log group it was delivered from (a subscription payload's `logGroup`), if any. */
       logGroup?: string;
     }
-  | { kind: 'operator'; line: OperatorLine; format: FormatName; at: SourceRef };
+  | {
+      kind: 'operator';
+      line: OperatorLine;
+      format: FormatName;
+      at: SourceRef;
+      /** As an audit record's: Container Insights' or a named group (eksOperatorLogs) names its cluster. */
+      logGroup?: string;
+    };

@@ -20,6 +20,7 @@ import {
   recommendationOf,
   reportLinkOf,
   upgradeReasonOf,
+  operatorLogsStepOf,
   valueText,
 } from './words';
 
@@ -216,6 +217,8 @@ export function buildChatNotification(m: AlertMessage, ctx: ChatContext = {}): C
   const nextSteps = [cut(chatSafe(recommendationOf(m)), CHAT_LIMITS.nextStepChars)];
   const upgrade = upgradeReasonOf(m);
   if (upgrade) nextSteps.push(cut(chatSafe(upgrade), CHAT_LIMITS.nextStepChars));
+  const logsStep = operatorLogsStepOf(m);
+  if (logsStep) nextSteps.push(cut(chatSafe(logsStep), CHAT_LIMITS.nextStepChars));
   if (link) nextSteps.push(reportNextStep(link.url));
   const eks = ctx.eksClusterArns?.[m.cluster];
   const keywords = [classOf(m), m.event, m.severity, kafkaCluster, m.cluster]

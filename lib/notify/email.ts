@@ -14,6 +14,7 @@ import {
   titleOf,
   recommendationOf,
   upgradeReasonOf,
+  operatorLogsStepOf,
   reportLinkOf,
 } from './words';
 
@@ -70,6 +71,8 @@ export function buildEmailText(m: AlertMessage): string {
   out.push('', 'What to do:', `  ${recommendationOf(m)}`, '');
   const upgrade = upgradeReasonOf(m);
   if (upgrade) out.push(upgrade, '');
+  const logsStep = operatorLogsStepOf(m);
+  if (logsStep) out.push(logsStep, '');
   out.push(
     link
       ? `Full report: ${link.url}${link.lifetime ? `\n  (${link.lifetime})` : ''}`

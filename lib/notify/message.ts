@@ -48,6 +48,8 @@ interface AlertMessageBase {
   report: ReportPointer | null;
   /** What was cut to fit SNS's size limit; the report holds it whole. */
   truncated?: string[];
+  /** The run read no operator log line: the cause comes from the audit log alone (the report says what that costs). */
+  operatorLogs?: 'absent';
 }
 
 export interface LoopAlertMessage extends AlertMessageBase {
@@ -117,7 +119,7 @@ function driftSeverity(d: Drift): Severity {
 
 export function toAlertMessage(
   ev: AlertEvent,
-  ctx: { window: { from: string; to: string }; report: ReportPointer | null },
+  ctx: { window: { from: string; to: string }; report: ReportPointer | null; operatorLogs?: 'absent' },
 ): AlertMessage {
   const base = {
     schema: ALERT_SCHEMA,
@@ -128,6 +130,7 @@ export function toAlertMessage(
     severity: severityOf(ev),
     window: ctx.window,
     report: ctx.report,
+    ...(ctx.operatorLogs ? { operatorLogs: ctx.operatorLogs } : {}),
   } as const;
   if (ev.kind === 'loop') {
     return {

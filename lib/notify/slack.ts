@@ -13,6 +13,7 @@ import {
   recommendationOf,
   reportLinkOf,
   upgradeReasonOf,
+  operatorLogsStepOf,
 } from './words';
 
 export interface SlackText {
@@ -139,6 +140,12 @@ export function buildSlackPayload(m: AlertMessage): SlackPayload {
   const upgrade = upgradeReasonOf(m);
   if (upgrade)
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: cut(esc(upgrade), SECTION_MAX) } });
+  const logsStep = operatorLogsStepOf(m);
+  if (logsStep)
+    blocks.push({
+      type: 'section',
+      text: { type: 'mrkdwn', text: cut(`:warning: ${esc(logsStep)}`, SECTION_MAX) },
+    });
   const ctx: SlackText[] = [{ type: 'mrkdwn', text: reportText(m.report) }];
   ctx.push({
     type: 'mrkdwn',

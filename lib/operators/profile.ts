@@ -94,6 +94,12 @@ export interface OperatorIdentity {
     context(msg: string, fields: Record<string, unknown>): LogContext;
     /** The keys of the operator's own log calls kept in the fact (patch, current...); the rest stays behind. */
     readonly keptKeys: readonly string[];
+    /**
+     * Pieces of the operator's container image names: a log shipper's record of the
+     * operator's container names its image (Container Insights' Fluent Bit:
+     * `kubernetes.container_image`), by which the subscription filter keeps only its lines.
+     */
+    readonly imagePieces: readonly string[];
   };
 }
 

@@ -52,6 +52,11 @@ export const UNIT_CONFIG_RESOURCES: ReadonlySet<string> = new Set(
   OPERATORS.map((op) => op.unitConfig.resource),
 );
 
+/** Pieces of every operator's container image names (OperatorIdentity.logs.imagePieces). */
+export const OPERATOR_IMAGE_PIECES: readonly string[] = [
+  ...new Set(OPERATORS.flatMap((op) => op.logs.imagePieces)),
+];
+
 /** The texts every operator's pod markers spell (OperatorIdentity.pods.markerTexts). */
 export const MARKER_TEXTS: readonly string[] = [...new Set(OPERATORS.flatMap((op) => op.pods.markerTexts))];
 

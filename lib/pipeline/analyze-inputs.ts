@@ -25,7 +25,14 @@ import { clusterForInput, type ClusterPrefix } from '../config/config-file';
 import { compareTimes } from '../analyze/time';
 import { listLocal } from '../sources/local';
 import { describeInputError } from '../sources/input-errors';
-import { dataEndOf, dataStartOf, scopeWarnings, operatorUserWarnings, windowWarnings } from './checks';
+import {
+  dataEndOf,
+  dataStartOf,
+  scopeWarnings,
+  operatorLogWarnings,
+  operatorUserWarnings,
+  windowWarnings,
+} from './checks';
 import { judgeSight } from './visibility';
 import { partialReadWarning } from './partial-read';
 import { laterTime } from '../analyze/newest-event';
@@ -295,6 +302,7 @@ export async function spoolInputs(
     ...scopeWarnings(facts, scoped),
     ...drift.warnings,
     ...operatorUserWarnings(facts, scoped, { recreations: spool.added(first), loops: result.loops }),
+    ...operatorLogWarnings(facts, { recreations: result.recreations, loops: result.loops.length }),
   ];
   bar?.done();
   return {

@@ -9,6 +9,7 @@ import { factTime } from '../analyze/timeline';
 import type { FactStore } from '../facts/store';
 import type { Loop, Recreation } from '../model/findings';
 import { identityOf } from '../operators/registry';
+import { wordsOf } from '../operators/words-registry';
 
 // The operator replayed: the registry's default, koperator (lib/operators/).
 const OPERATOR = identityOf();
@@ -167,5 +168,25 @@ export function operatorUserWarnings(
       `${alt.recreations} recreation(s) change class and ${alt.loops.length} loop(s) are found ` +
       `(${result.loops.length} now). Set --operator-user ${learned[0]} (or operatorUsers in the config file), ` +
       `or leave it unset to learn it from the logs.`,
+  ];
+}
+
+/**
+ * Recreations found while not one operator log line was read: the classes still come from
+ * the audit log's pod states, but what only the operator says is missing, and the reader
+ * must know before trusting an `unknown` or a class the logs would have confirmed.
+ */
+export function operatorLogWarnings(
+  store: FactStore,
+  found: { recreations: number; loops: number },
+): string[] {
+  if (found.recreations + found.loops === 0) return [];
+  for (let i = 0; i < store.size; i++) if (store.type(i) === 'operator') return [];
+  const op = wordsOf().operator;
+  return [
+    `no ${op} log line was read: recreations are classified from the audit log alone, so ${op}'s own diff ` +
+      `(its "resource diffs" debug line) cannot confirm the fields it acted on, its word that it deleted a pod is missing, ` +
+      `and a restart it only logs (a terminated container, tainted labels) may show as unknown. ` +
+      `Ship its logs with the audit logs (on EKS: eksOperatorLogs, docs/deploying.md "Operator logs")`,
   ];
 }

@@ -18,12 +18,30 @@ describe('function configuration from the environment', () => {
         findingsPrefix: 'findings/',
       },
       defaultCluster: 'default',
+      operatorLogGroups: new Map(),
       trigger: null,
     });
     expect(() => ingestConfigFromEnv({})).toThrow(/BUCKET is not set/);
     expect(
       ingestConfigFromEnv({ BUCKET: 'b', FACTS_BUCKET: 'f', LOGS_PREFIX: 'raw/', MAX_LINE_BYTES: '1024' }),
     ).toMatchObject({ factsBucket: 'f', layout: { logsPrefix: 'raw/' }, maxLineBytes: 1024 });
+  });
+
+  it.each([
+    ['', []],
+    ['containerinsights', []],
+    ['containerinsights, prod-eu=/fluent-bit/prod-eu/op', [['/fluent-bit/prod-eu/op', 'prod-eu']]],
+  ])(
+    'ingest: the operator log groups that do not name their cluster, from EKS_OPERATOR_LOGS %j',
+    (v, want) => {
+      expect([...ingestConfigFromEnv({ BUCKET: 'b', EKS_OPERATOR_LOGS: v }).operatorLogGroups]).toEqual(want);
+    },
+  );
+
+  it('ingest: refuses an EKS_OPERATOR_LOGS entry that is not a pair', () => {
+    expect(() => ingestConfigFromEnv({ BUCKET: 'b', EKS_OPERATOR_LOGS: 'prod-eu' })).toThrow(
+      /EKS_OPERATOR_LOGS: eksOperatorLogs: "prod-eu" is neither containerinsights nor <cluster>=<log group>/,
+    );
   });
 
   it.each([

@@ -4,15 +4,20 @@
 // and only for so long; any other refusal is not retried; a failed create takes back the
 // filters it put; work stops at the deadline with a message that says a retry continues.
 import { InvalidParameterException, LimitExceededException } from '@aws-sdk/client-cloudwatch-logs';
+import { ResourceNotFoundException } from '@aws-sdk/client-cloudwatch-logs';
 import {
   applySubscriptions,
   isPropagationRace,
+  operatorLogGroupNamesOf,
+  removeSubscriptions,
   type RetryOptions,
   type SubscriptionSpec,
 } from '../../lib/aws/log-groups';
 
 const spec: SubscriptionSpec = {
   logGroupNames: ['/aws/eks/a/cluster', '/aws/eks/b/cluster'],
+  operatorLogGroupNames: [],
+  operatorFilterPattern: '',
   filterName: 'koperator-audit-test-eks',
   legacyFilterName: 'koperator-audit-test',
   filterPattern: '',
@@ -102,5 +107,75 @@ describe('applySubscriptions', () => {
     await expect(
       applySubscriptions(logs as never, spec, null, clock(-1), { undoOnFailure: false }),
     ).rejects.toThrow(/ran out of time after subscribing 0 of 2 log groups; deploy again/);
+  });
+});
+
+describe('operator log groups (eksOperatorLogs)', () => {
+  const withOperators: SubscriptionSpec = {
+    ...spec,
+    operatorLogGroupNames: ['/aws/containerinsights/a/application', '/custom/b-operator'],
+    operatorFilterPattern: '{ $.kubernetes.container_image = %kafka-operator|koperator% }',
+  };
+
+  it('puts the operator pattern on operator groups and the audit pattern on audit groups, creating only audit groups', async () => {
+    const patterns: [string, unknown][] = [];
+    const logs = scripted((op, _n, input) => {
+      if (op === 'PutSubscriptionFilter') patterns.push([String(input.logGroupName), input.filterPattern]);
+      return undefined;
+    });
+    const out = await applySubscriptions(logs as never, withOperators, null, clock(), {
+      undoOnFailure: true,
+    });
+    expect(out.subscribed).toEqual([...spec.logGroupNames, ...withOperators.operatorLogGroupNames]);
+    expect(patterns).toEqual([
+      ['/aws/eks/a/cluster', ''],
+      ['/aws/eks/b/cluster', ''],
+      ['/aws/containerinsights/a/application', withOperators.operatorFilterPattern],
+      ['/custom/b-operator', withOperators.operatorFilterPattern],
+    ]);
+    const created = logs.calls.filter(([op]) => op === 'CreateLogGroup').map(([, g]) => g);
+    expect(created).toEqual(spec.logGroupNames);
+  });
+
+  it('fails before any filter is put, naming a missing operator group and what to do', async () => {
+    const logs = scripted((op, _n, input) =>
+      op === 'DescribeSubscriptionFilters' && input.logGroupName === '/custom/b-operator'
+        ? new ResourceNotFoundException({ message: 'The specified log group does not exist.', $metadata: {} })
+        : undefined,
+    );
+    await expect(
+      applySubscriptions(logs as never, withOperators, null, clock(), { undoOnFailure: true }),
+    ).rejects.toThrow(/operator log group\(s\) not found: \/custom\/b-operator\. Install Container Insights/);
+    expect(logs.calls.some(([op]) => op === 'PutSubscriptionFilter')).toBe(false);
+  });
+
+  it('takes the filter off an operator group no longer listed, and off every group on delete', async () => {
+    const logs = scripted(() => undefined);
+    const out = await applySubscriptions(
+      logs as never,
+      { ...withOperators, operatorLogGroupNames: ['/aws/containerinsights/a/application'] },
+      withOperators,
+      clock(),
+      { undoOnFailure: false },
+    );
+    expect(out.unsubscribed).toEqual(['/custom/b-operator']);
+    const del = scripted(() => undefined);
+    expect(await removeSubscriptions(del as never, withOperators)).toEqual([
+      ...spec.logGroupNames,
+      ...withOperators.operatorLogGroupNames,
+    ]);
+  });
+
+  it.each([
+    [{ OperatorLogGroupNames: ['/aws/eks/a/cluster'] }, /not operator log group names/],
+    [{ OperatorLogGroupNames: ['bad name'] }, /not operator log group names/],
+    [{ OperatorLogGroupNames: ['/x', '/x'] }, /twice/],
+    [{ OperatorLogGroupNames: '/x' }, /must be a list/],
+  ])('refuses OperatorLogGroupNames %j', (props, message) => {
+    expect(() => operatorLogGroupNamesOf(props)).toThrow(message);
+  });
+
+  it('takes a resource without OperatorLogGroupNames (stacks before eksOperatorLogs) as none', () => {
+    expect(operatorLogGroupNamesOf({})).toEqual([]);
   });
 });

@@ -645,6 +645,27 @@ describe('each check fails on a planted fault', () => {
       /EksLogGroupsRole: logs:DeleteSubscriptionFilter on arn:aws:logs:us-east-1:123456789012:log-group:\/aws\/eks\/prod_us\/cluster:log-stream: is ImplicitlyDenied/,
     ],
     [
+      'the custom resource may not subscribe Container Insights’ groups (eksOperatorLogs)',
+      'EKS with KMS',
+      (t) => {
+        const doc = (
+          props(t, 'EksLogGroupsRole').Policies as { PolicyDocument: { Statement: Props[] } }[]
+        )[0]!.PolicyDocument;
+        doc.Statement = doc.Statement.filter((x) => x.Sid !== 'SubscribeOperatorLogGroups');
+      },
+      /EksLogGroupsRole: logs:DescribeSubscriptionFilters on arn:aws:logs:us-east-1:123456789012:log-group:\/aws\/containerinsights\/prod-eu\/application:log-stream: is ImplicitlyDenied/,
+    ],
+    [
+      'the custom resource may subscribe a named operator group by its bare ARN only',
+      'EKS on an existing bucket',
+      (t) => {
+        const s = statementOf(t, 'EksLogGroupsRole', 'SubscribeOperatorLogGroups');
+        for (const r of s.Resource as { 'Fn::Sub': string }[])
+          r['Fn::Sub'] = r['Fn::Sub'].replace(/:\*$/, '');
+      },
+      /EksLogGroupsRole: logs:PutSubscriptionFilter on arn:aws:logs:us-east-1:123456789012:log-group:\/fluent-bit\/prod_us\/kafka-operator:log-stream: is ImplicitlyDenied/,
+    ],
+    [
       'the custom resource may not save the existing bucket’s policy',
       'EKS on an existing bucket',
       (t) => {

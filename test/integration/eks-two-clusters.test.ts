@@ -7,14 +7,28 @@
 // log group, and the analysis find each cluster's loops under that cluster's name and
 // nowhere else. Firehose and CloudWatch Logs are not emulated: their part is what the
 // generated template says (prefix, pattern, log groups), applied by the test.
+// One cluster's operator logs come the same way (eksOperatorLogs: Container Insights'
+// application group, its Fluent Bit records filtered to the operator's container), the
+// other's from a folder, as before: both must reach their cluster's analysis.
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { driveSqsHandler, uploadObject } from '../../lib/local-aws/local-stack';
 import { parseEksClusters } from '../../lib/deploy/eks-clusters';
 import { eksShippingTemplate } from '../../lib/deploy/eks-shipping';
-import { auditFilterPattern, patternMatches, renderPattern } from '../../lib/ingest/subscription-filter';
+import {
+  auditFilterPattern,
+  operatorLogFilterPattern,
+  patternMatches,
+  renderPattern,
+} from '../../lib/ingest/subscription-filter';
+import { containerInsightsGroup, parseEksOperatorLogs } from '../../lib/deploy/eks-operator-logs';
+import { decodeFacts } from '../../lib/facts/codec';
+import { gunzipSync } from 'zlib';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { projectRecord } from '../../lib/facts/project';
+import { readOne, memoryObject } from '../ingest/fixtures';
 import { simulateCluster, type ScenarioName, type SimulatedLogs } from '../../sim';
-import { cloudWatchPayloads, encodeOperator } from '../../sim/encode';
+import { cloudWatchPayloads, encodeOperator, fluentBitOperatorLines } from '../../sim/encode';
 import { gzipSync } from 'zlib';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
 import {
@@ -43,7 +57,11 @@ describe('two EKS clusters onboarded by one parameter (fauxqs)', () => {
   let runTime: Date;
   const saved = { ...process.env };
   const pattern = auditFilterPattern();
+  const operatorPattern = operatorLogFilterPattern();
   const clusters = parseEksClusters(CLUSTERS.map(([c]) => c).join(','));
+  /** The cluster whose operator logs come through Container Insights and the stream. */
+  const VIA_STREAM = CLUSTERS[1]![0];
+  const operatorShipped = { kept: 0, dropped: 0 };
   const template = eksShippingTemplate({
     service: 'koperator-audit',
     stage: 'test',
@@ -53,6 +71,8 @@ describe('two EKS clusters onboarded by one parameter (fauxqs)', () => {
     bufferIntervalSeconds: 60,
     bufferSizeMiB: 5,
     filterPattern: renderPattern(pattern),
+    operatorLogGroups: parseEksOperatorLogs('containerinsights', clusters),
+    operatorFilterPattern: renderPattern(operatorPattern),
     silenceHours: 6,
     alarmActions: [],
     kmsCondition: 'UseKms',
@@ -67,6 +87,8 @@ describe('two EKS clusters onboarded by one parameter (fauxqs)', () => {
   const subscriptions = template.Resources.EksSubscriptions!.Properties as {
     LogGroupNames: string[];
     FilterPattern: string;
+    OperatorLogGroupNames: string[];
+    OperatorFilterPattern: string;
   };
   const stream = template.Resources.EksDeliveryStream!.Properties as {
     DeliveryStreamName: string;
@@ -109,7 +131,45 @@ describe('two EKS clusters onboarded by one parameter (fauxqs)', () => {
         }))
           flushes[i]!.push(gzipSync(JSON.stringify(p)));
       shipped.set(name, { kept: kept.length, dropped: sim.audit.length - kept.length, keys: [] });
-      // koperator's own logs still come by Fluent Bit (infra/log-shipping.md), under the same cluster.
+      if (name === VIA_STREAM) {
+        // Container Insights' Fluent Bit: one record per line, the operator's among another
+        // app's; the subscription filter keeps the operator container's.
+        const group = subscriptions.OperatorLogGroupNames.find((g) => g === containerInsightsGroup(name))!;
+        const records = fluentBitOperatorLines(sim.operator)
+          .split('\n')
+          .filter((l) => l !== '')
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
+        const other = records.slice(0, 20).map((r) => ({
+          ...r,
+          log: 'GET /healthz 200\n',
+          kubernetes: { ...(r.kubernetes as object), container_name: 'web', container_image: 'nginx:1.27' },
+        }));
+        const all: Record<string, unknown>[] = [...records, ...other];
+        const keptLines = all.filter((r) => patternMatches(operatorPattern, r, 'absent-fails'));
+        operatorShipped.kept = keptLines.length;
+        operatorShipped.dropped = all.length - keptLines.length;
+        // Each CloudWatch event's message is the Fluent Bit record's JSON.
+        const asEvents = keptLines.map((r) => JSON.stringify(r));
+        for (let i = 0; i < asEvents.length; i += 40)
+          flushes[1]!.push(
+            gzipSync(
+              JSON.stringify({
+                messageType: 'DATA_MESSAGE',
+                owner: '111122223333',
+                logGroup: group,
+                logStream: 'fluent-bit-kafka-operator',
+                subscriptionFilters: ['koperator-audit-test-eks'],
+                logEvents: asEvents.slice(i, i + 40).map((message, j) => ({
+                  id: String(i + j),
+                  timestamp: Date.parse(String(keptLines[i + j]!.date)),
+                  message,
+                })),
+              }),
+            ),
+          );
+        continue;
+      }
+      // koperator's own logs by Fluent Bit to a folder (infra/log-shipping.md), under the same cluster.
       await uploadObject(
         env.s3,
         BUCKET,
@@ -148,12 +208,35 @@ describe('two EKS clusters onboarded by one parameter (fauxqs)', () => {
   });
 
   it('ingests both clusters into their own facts and finds and alerts each one’s loops under its name only', async () => {
-    expect(await notifyObjects(env, 'logs/')).toBe(fleetKeys.length + CLUSTERS.length);
+    expect(await notifyObjects(env, 'logs/')).toBe(fleetKeys.length + CLUSTERS.length - 1);
     const drive = await driveSqsHandler(env.sqs, env.stack.ingestQueueUrl, env.stack.ingestQueueArn, ingest);
     expect(drive.failures.flat()).toEqual([]);
     const facts = await env.s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'facts/' }));
     const factClusters = new Set((facts.Contents ?? []).map((o) => /cluster=([^/]+)/.exec(o.Key!)?.[1]));
     expect([...factClusters].sort()).toEqual(CLUSTERS.map(([c]) => c).sort());
+
+    // The operator's lines that came through Container Insights and the stream are the facts the
+    // same lines give from a folder, under their cluster; the other app's lines were filtered out.
+    expect(operatorShipped.kept).toBeGreaterThan(0);
+    expect(operatorShipped.dropped).toBe(20);
+    const fromFolder = await readOne(
+      memoryObject('folder', encodeOperator('fluent-bit-operator', sims.get(VIA_STREAM)!.operator)),
+    );
+    const want = fromFolder.records
+      .map(projectRecord)
+      .filter((f) => f?.type === 'operator')
+      .map((f) => JSON.stringify({ ...f, src: undefined }))
+      .sort();
+    const got: string[] = [];
+    for (const o of facts.Contents ?? []) {
+      if (!o.Key!.includes(`cluster=${VIA_STREAM}/`)) continue;
+      const body = await env.s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: o.Key! }));
+      const text = gunzipSync(Buffer.from(await body.Body!.transformToByteArray())).toString('utf8');
+      for (const f of decodeFacts(text).facts)
+        if (f.type === 'operator') got.push(JSON.stringify({ ...f, src: undefined }));
+    }
+    expect(want.length).toBeGreaterThan(0);
+    expect(got.sort()).toEqual(want);
 
     const run = await scheduleAnalysis(env, runTime);
     expect(run.clusters.map((c) => c.cluster).sort()).toEqual(CLUSTERS.map(([c]) => c).sort());

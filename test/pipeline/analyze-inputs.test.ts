@@ -47,3 +47,29 @@ describe('analyzeInputs progress', () => {
     expect(doc.loops).toHaveLength(1);
   });
 });
+
+describe('analyzeInputs: operator logs absent', () => {
+  const sim = simulateCluster({ seed: 5, start: '2026-11-03T08:00:00Z', scenarios: ['scaleops-loop'] });
+  const audit = gzipSync(sim.audit.map((e) => JSON.stringify(e)).join('\n') + '\n');
+  const ops = Buffer.from(
+    sim.operator
+      .map((l) => JSON.stringify({ level: l.level, ts: l.ts, msg: l.msg, ...l.fields }))
+      .join('\n') + '\n',
+  );
+  const warned = (doc: { summary: Record<string, unknown> }) =>
+    ((doc.summary.warnings as string[]) ?? []).filter((w) => w.startsWith('no koperator log line was read'));
+
+  it.each([
+    ['audit and operator logs', true, 0],
+    ['the audit log alone', false, 1],
+  ])('%s: the warning is there %#', async (_, withOperator, warnings) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'oplogs-'));
+    writeFileSync(path.join(dir, 'audit.log.gz'), audit);
+    if (withOperator) writeFileSync(path.join(dir, 'manager.log'), ops);
+    const doc = await analyzeInputs([dir], defaultAnalysisOptions(), {});
+    // The recreations are found either way; only the missing lines are said.
+    expect(doc.recreations.length).toBeGreaterThan(0);
+    expect(warned(doc)).toHaveLength(warnings);
+    if (warnings) expect(warned(doc)[0]).toMatch(/eksOperatorLogs, docs\/deploying\.md "Operator logs"/);
+  });
+});

@@ -112,6 +112,7 @@ export const NOT_KEYS: readonly Export[] = [
   'FIREHOSE_ERRORS_PREFIX',
   'EKS_FLEET_SEGMENT',
   'clusterOfEksLogGroup',
+  'clusterOfLogGroup',
   'isEksFleetKey',
   'layoutProblems',
 ];

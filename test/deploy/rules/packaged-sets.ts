@@ -76,7 +76,13 @@ export const PARAMETER_SETS: readonly ParameterSet[] = [
   {
     name: 'EKS with KMS',
     stage: 'test',
-    params: { eksClusters: EKS_TWO, kmsKeyArn: KMS_KEY, slackWebhookKmsKeyArn: WEBHOOK_KEY },
+    // Operator logs from Container Insights' default groups (eksOperatorLogs).
+    params: {
+      eksClusters: EKS_TWO,
+      eksOperatorLogs: 'containerinsights',
+      kmsKeyArn: KMS_KEY,
+      slackWebhookKmsKeyArn: WEBHOOK_KEY,
+    },
   },
   // The stack keeps the existing bucket's policy too (existingBucketPolicy=true), under its key.
   {
@@ -84,6 +90,8 @@ export const PARAMETER_SETS: readonly ParameterSet[] = [
     stage: 'test',
     params: {
       eksClusters: EKS_TWO,
+      // One cluster's operator logs in a group its own Fluent Bit writes.
+      eksOperatorLogs: 'prod_us=/fluent-bit/prod_us/kafka-operator',
       existingBucketName: 'acme-eks-audit-logs',
       existingBucketPolicy: 'true',
       kmsKeyArn: KMS_KEY,
