@@ -1,5 +1,6 @@
 // What the alerting remembers between scheduled runs, and what it announces.
 import type { Classification, Drift, DriftSeverity, Fight, Loop, Recreation } from '../model/findings';
+import type { AlertSource } from './sources';
 
 export type LoopEventName = 'loop-started' | 'loop-escalated' | 'loop-ended';
 /** Other controllers' fights (fights.md) start, escalate and end as loops do. */
@@ -136,6 +137,8 @@ export interface PendingAlert {
   report: { uri: string; url?: string; expiresAt?: string; expiry?: 'exact' | 'at-most' } | null;
   /** The run read no operator log line (lib/pipeline/checks.ts operatorLogWarnings): the alert says so. */
   operatorLogs?: 'absent';
+  /** The raw log records the alert rests on (lib/alerts/sources.ts). */
+  sources?: AlertSource[];
 }
 
 export interface AlertOptions {

@@ -37,6 +37,7 @@ import { writeFindingsHistory, type HistoryWritten } from './findings-history';
 import { writeReport, type ReportLink } from './report-store';
 import { renderReport } from '../report';
 import { operatorLogWarnings } from '../pipeline/checks';
+import { alertSources } from '../alerts/sources';
 
 export interface RunLogger {
   info(message: string, extra: Record<string, unknown>): void;
@@ -166,6 +167,7 @@ async function flush(
         window: p.window,
         report: p.report,
         ...(p.operatorLogs ? { operatorLogs: p.operatorLogs } : {}),
+        ...(p.sources ? { sources: p.sources } : {}),
       }),
     );
     sent.push(p.event);
@@ -292,6 +294,8 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
 
   // The first run writes its state even when it found nothing: a later run then knows the
   // deployment has been watching, so a loop that a backfill brings in is news (diff.ts).
+  // Each alert names the raw records it rests on (found in the facts read: no extra reads).
+  const sources = alertSources(events, read.facts);
   if (events.length > 0 || !sameAlertState(state, next) || isFirstRun(state)) {
     const claimed: AlertState = {
       ...next,
@@ -300,6 +304,7 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
         window,
         report: link,
         ...(operatorLogs.length > 0 ? { operatorLogs: 'absent' as const } : {}),
+        ...(sources.has(event.id) ? { sources: sources.get(event.id) } : {}),
       })),
     };
     // The claim: fails with AlertStateConflictError if another run wrote since we read.

@@ -15,6 +15,7 @@ import {
   recommendationOf,
   upgradeReasonOf,
   operatorLogsStepOf,
+  sourcesText,
   reportLinkOf,
 } from './words';
 
@@ -80,6 +81,8 @@ export function buildEmailText(m: AlertMessage): string {
   );
   if (m.truncated && m.truncated.length > 0)
     out.push(`Trimmed to fit SNS: ${m.truncated.join(', ')} (the report has them whole)`);
+  const sources = sourcesText(m);
+  if (sources) out.push(sources);
   out.push('', `Alert ${m.id}, event ${m.event}, window ${m.window.from} -> ${m.window.to}.`);
   out.push('Sent by koperator-audit.');
   return (

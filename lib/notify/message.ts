@@ -6,6 +6,7 @@
 // few KiB, but a recreation's `fields` may carry whole affinity blocks and `evidence` can
 // be long, so the body is trimmed step by step when needed and always points at the full
 // report in S3.
+import type { AlertSource } from '../alerts/sources';
 import { changeOf } from '../report/change-lines';
 import type { Classification, Drift, DriftField, Fight, Loop, Recreation } from '../model/findings';
 import { isBrokerRemoval } from '../analyze/removal';
@@ -50,6 +51,8 @@ interface AlertMessageBase {
   truncated?: string[];
   /** The run read no operator log line: the cause comes from the audit log alone (the report says what that costs). */
   operatorLogs?: 'absent';
+  /** The raw log records (object, line, request id) the alert rests on, at most five. */
+  sources?: AlertSource[];
 }
 
 export interface LoopAlertMessage extends AlertMessageBase {
@@ -119,7 +122,12 @@ function driftSeverity(d: Drift): Severity {
 
 export function toAlertMessage(
   ev: AlertEvent,
-  ctx: { window: { from: string; to: string }; report: ReportPointer | null; operatorLogs?: 'absent' },
+  ctx: {
+    window: { from: string; to: string };
+    report: ReportPointer | null;
+    operatorLogs?: 'absent';
+    sources?: AlertSource[];
+  },
 ): AlertMessage {
   const base = {
     schema: ALERT_SCHEMA,
@@ -131,6 +139,7 @@ export function toAlertMessage(
     window: ctx.window,
     report: ctx.report,
     ...(ctx.operatorLogs ? { operatorLogs: ctx.operatorLogs } : {}),
+    ...(ctx.sources?.length ? { sources: ctx.sources } : {}),
   } as const;
   if (ev.kind === 'loop') {
     return {

@@ -14,6 +14,7 @@ import {
   reportLinkOf,
   upgradeReasonOf,
   operatorLogsStepOf,
+  sourcesText,
 } from './words';
 
 export interface SlackText {
@@ -153,6 +154,8 @@ export function buildSlackPayload(m: AlertMessage): SlackPayload {
   });
   if (m.truncated && m.truncated.length > 0)
     ctx.push({ type: 'mrkdwn', text: `trimmed to fit SNS: ${esc(m.truncated.join(', '))}` });
+  const sources = sourcesText(m);
+  if (sources) ctx.push({ type: 'mrkdwn', text: cut(esc(sources), SECTION_MAX) });
   blocks.push({ type: 'context', elements: ctx });
   return {
     // The fallback text is mrkdwn too (notifications, old clients): names from the logs

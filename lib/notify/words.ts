@@ -74,6 +74,12 @@ export function operatorLogsStepOf(m: AlertMessage): string | null {
   );
 }
 
+/** The raw records the alert rests on, in words: `Sources: s3://b/k line 12 (request 242a…), …`; null when none. */
+export function sourcesText(m: AlertMessage): string | null {
+  if (!m.sources?.length) return null;
+  return `Sources: ${m.sources.map((s) => `${s.object} line ${s.line} (request ${s.auditID})`).join(', ')}`;
+}
+
 /** What the alert is about: a broker, or for a fight the object fought over. */
 export function brokerOf(m: AlertMessage): string {
   if (m.findingType === 'fight') return `${m.finding.kind} over ${fightLabel(m.finding)}`;

@@ -248,5 +248,17 @@ describe('two EKS clusters onboarded by one parameter (fauxqs)', () => {
       expect(reportedLoopStarts(alerts.filter((a) => a.cluster === name))).toEqual(expectedLoopStarts(truth));
     }
     expect(alerts.every((a) => CLUSTERS.some(([c]) => c === a.cluster))).toBe(true);
+    // Each loop alert names the raw records it rests on: objects the stream wrote, request
+    // ids of its newest recreation's evidence.
+    const loopAlerts = alerts.filter((a) => a.findingType === 'loop');
+    expect(loopAlerts.length).toBeGreaterThan(0);
+    for (const a of loopAlerts) {
+      if (a.findingType !== 'loop') continue;
+      expect(a.sources?.length).toBeGreaterThan(0);
+      for (const src of a.sources ?? []) {
+        expect(fleetKeys.map((k) => `s3://${BUCKET}/${k}`)).toContain(src.object);
+        expect(a.latestRecreation?.evidence).toContain(src.auditID);
+      }
+    }
   }, 120_000);
 });
