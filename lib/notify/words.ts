@@ -74,10 +74,25 @@ export function operatorLogsStepOf(m: AlertMessage): string | null {
   );
 }
 
-/** The raw records the alert rests on, in words: `Sources: s3://b/k line 12 (request 242a…), …`; null when none. */
+/**
+ * The raw records the alert rests on, for people: each log object once (its bucket and key,
+ * not an `s3://` URI no mail client opens) with its lines and request ids; null when none.
+ */
 export function sourcesText(m: AlertMessage): string | null {
   if (!m.sources?.length) return null;
-  return `Sources: ${m.sources.map((s) => `${s.object} line ${s.line} (request ${s.auditID})`).join(', ')}`;
+  const byObject = new Map<string, { lines: number[]; ids: string[] }>();
+  for (const s of m.sources) {
+    const o = byObject.get(s.object) ?? { lines: [], ids: [] };
+    o.lines.push(s.line);
+    o.ids.push(s.auditID);
+    byObject.set(s.object, o);
+  }
+  const parts = [...byObject].map(
+    ([object, o]) =>
+      `${object.replace(/^s3:\/\//, '')} ${o.lines.length > 1 ? 'lines' : 'line'} ${o.lines.join(', ')} ` +
+      `(${o.ids.length > 1 ? 'requests' : 'request'} ${o.ids.join(', ')})`,
+  );
+  return `Sources: ${parts.join('; ')}`;
 }
 
 /** What the alert is about: a broker, or for a fight the object fought over. */

@@ -7,9 +7,12 @@ import { ctx, loopEvent } from './fixtures';
 const sources = [
   { object: 's3://logs-bucket/logs/_eks/2026/11/02/06/x-1', line: 12, auditID: 'a1' },
   { object: 's3://logs-bucket/logs/_eks/2026/11/02/06/x-2', line: 3, auditID: 'a2' },
+  { object: 's3://logs-bucket/logs/_eks/2026/11/02/06/x-1', line: 14, auditID: 'a3' },
 ];
+// Each object once, without the s3:// scheme no mail client opens.
 const SAID =
-  'Sources: s3://logs-bucket/logs/_eks/2026/11/02/06/x-1 line 12 (request a1), s3://logs-bucket/logs/_eks/2026/11/02/06/x-2 line 3 (request a2)';
+  'Sources: logs-bucket/logs/_eks/2026/11/02/06/x-1 lines 12, 14 (requests a1, a3); ' +
+  'logs-bucket/logs/_eks/2026/11/02/06/x-2 line 3 (request a2)';
 
 it.each([
   ['Slack', (m: ReturnType<typeof toAlertMessage>) => JSON.stringify(buildSlackPayload(m))],
