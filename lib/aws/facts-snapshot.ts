@@ -109,7 +109,10 @@ export function snapshotNotices(use: SnapshotUse): { level: 'info' | 'warn'; mes
   if (use.found === 'unreadable')
     out.push({ level: 'warn', message: 'facts window snapshot unreadable: the window was read in full' });
   if (use.saved === 'conflict')
-    out.push({ level: 'warn', message: 'facts window snapshot replaced by another run first: this one was not saved' });
+    out.push({
+      level: 'warn',
+      message: 'facts window snapshot replaced by another run first: this one was not saved',
+    });
   if (use.saved === 'failed')
     out.push({
       level: 'warn',
@@ -127,7 +130,12 @@ async function loadSnapshot(
   bucket: string,
   key: string,
   cluster: string,
-): Promise<{ objects: Map<string, StoredFactsObject>; etag: string | null; bytes: number; problem?: string }> {
+): Promise<{
+  objects: Map<string, StoredFactsObject>;
+  etag: string | null;
+  bytes: number;
+  problem?: string;
+}> {
   let data: Buffer;
   let etag: string | null;
   try {

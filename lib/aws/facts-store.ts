@@ -255,5 +255,13 @@ export async function readFactsWindow(
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, listed.length) }, worker));
-  return { facts: merger.finish(), objects: listed.length, bytes, fetched, fetchedBytes, read, newestEventAt };
+  return {
+    facts: merger.finish(),
+    objects: listed.length,
+    bytes,
+    fetched,
+    fetchedBytes,
+    read,
+    newestEventAt,
+  };
 }
