@@ -183,7 +183,9 @@ export async function readFactsThroughSnapshot(
     objects: read.objects - read.fetched,
     saved: 'unchanged',
   };
-  if (found === 'used' && sameObjects(held.objects, read.read)) return { ...read, snapshot: use };
+  // Nothing fetched (a member that did not decode is fetched again) and nothing left out.
+  if (found === 'used' && read.fetched === 0 && sameObjects(held.objects, read.read))
+    return { ...read, snapshot: use };
   try {
     await s3.send(
       new PutObjectCommand({
