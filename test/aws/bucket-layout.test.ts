@@ -75,7 +75,11 @@ describe('bucket layout', () => {
       findingsHistoryStateKey(layout, 'eks-prod'),
       'state/cluster=eks-prod/findings-history.json',
     ],
-    ['facts window snapshot', factsSnapshotKey(layout, 'eks-prod'), 'state/cluster=eks-prod/facts-window.pack'],
+    [
+      'facts window snapshot',
+      factsSnapshotKey(layout, 'eks-prod'),
+      'state/cluster=eks-prod/facts-window.pack',
+    ],
     [
       'findings history hour',
       findingsHistoryKey(layout, 'eks-prod', '2026-11-02-10'),
