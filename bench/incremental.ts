@@ -64,6 +64,8 @@ interface Sample {
 
 interface ReadFigures {
   seconds: number;
+  /** This process's CPU (the emulator runs in its own). */
+  cpuSeconds: number;
   /** GETs of facts objects, and of the snapshot. */
   gets: number;
   bytes: number;
@@ -158,10 +160,16 @@ async function main(): Promise<void> {
       const measure = async (snapshot: boolean): Promise<ReadFigures> => {
         const from = new Date(now - READ_SPAN);
         const t0 = performance.now();
+        const cpu = process.cpuUsage();
+        const cpuSeconds = () => {
+          const c = process.cpuUsage(cpu);
+          return (c.user + c.system) / 1e6;
+        };
         if (!snapshot) {
           const r = await readFactsWindow(s3, bucket, layout, CLUSTER, from, new Date(now));
           return {
             seconds: (performance.now() - t0) / 1000,
+            cpuSeconds: cpuSeconds(),
             gets: r.fetched,
             bytes: r.fetchedBytes,
             objects: r.objects,
@@ -170,6 +178,7 @@ async function main(): Promise<void> {
         const r = await readFactsThroughSnapshot(s3, bucket, layout, CLUSTER, from, new Date(now));
         return {
           seconds: (performance.now() - t0) / 1000,
+          cpuSeconds: cpuSeconds(),
           gets: r.fetched + (r.snapshot.found === 'absent' ? 0 : 1),
           bytes: r.fetchedBytes + r.snapshot.bytes,
           objects: r.objects,
