@@ -24,6 +24,12 @@ import { explainDeniedRead, isMissingKey } from './s3-missing-key';
 
 export const SNAPSHOT_FORMAT = 'koperator-audit/facts-window';
 export const SNAPSHOT_VERSION = 1;
+/**
+ * The largest snapshot a run keeps. Its bytes are held beside the window's facts, so a window
+ * larger than this (a looping fleet's can be hundreds of MB of facts objects) is read in full
+ * as before, without holding them, and said.
+ */
+export const SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024;
 
 export class SnapshotFormatError extends Error {
   override name = 'SnapshotFormatError';
@@ -95,9 +101,10 @@ export interface SnapshotUse {
   objects: number;
   /**
    * `written`; `unchanged` when the run read nothing it did not hold; `conflict` when another
-   * run wrote it since it was read; `failed` (with `error`): the next run reads in full.
+   * run wrote it since it was read; `too-large`: the window's facts objects are more than
+   * SNAPSHOT_MAX_BYTES; `failed` (with `error`): the next run reads again what it lacks.
    */
-  saved: 'written' | 'unchanged' | 'conflict' | 'failed';
+  saved: 'written' | 'unchanged' | 'conflict' | 'too-large' | 'failed';
   error?: string;
 }
 
@@ -112,6 +119,11 @@ export function snapshotNotices(use: SnapshotUse): { level: 'info' | 'warn'; mes
     out.push({
       level: 'warn',
       message: 'facts window snapshot replaced by another run first: this one was not saved',
+    });
+  if (use.saved === 'too-large')
+    out.push({
+      level: 'info',
+      message: `facts window larger than ${SNAPSHOT_MAX_BYTES / 1024 ** 2} MiB: no snapshot kept, the next run reads it in full`,
     });
   if (use.saved === 'failed')
     out.push({
@@ -170,10 +182,21 @@ export async function readFactsThroughSnapshot(
   cluster: string,
   from: Date,
   to: Date,
+  maxBytes = SNAPSHOT_MAX_BYTES,
 ): Promise<FactsWindow & { snapshot: SnapshotUse }> {
   const key = factsSnapshotKey(layout, cluster);
   const held = await loadSnapshot(s3, bucket, key, cluster);
-  const read = await readFactsWindow(s3, bucket, layout, cluster, from, to, undefined, held.objects);
+  const read = await readFactsWindow(
+    s3,
+    bucket,
+    layout,
+    cluster,
+    from,
+    to,
+    undefined,
+    held.objects,
+    maxBytes,
+  );
   const found: SnapshotUse['found'] =
     held.problem !== undefined ? 'unreadable' : held.etag === null ? 'absent' : 'used';
   const use: SnapshotUse = {
@@ -183,6 +206,7 @@ export async function readFactsThroughSnapshot(
     objects: read.objects - read.fetched,
     saved: 'unchanged',
   };
+  if (read.read === null) return { ...read, snapshot: { ...use, saved: 'too-large' } };
   // Nothing fetched (a member that did not decode is fetched again) and nothing left out.
   if (found === 'used' && read.fetched === 0 && sameObjects(held.objects, read.read))
     return { ...read, snapshot: use };

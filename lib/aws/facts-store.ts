@@ -162,8 +162,11 @@ export interface FactsWindow {
   /** Of those, the objects fetched from the facts prefix (the others came from `known`). */
   fetched: number;
   fetchedBytes: number;
-  /** Every object of the window as read, in key order: what a window snapshot holds. */
-  read: StoredFactsObject[];
+  /**
+   * Every object of the window as read, in key order (what a window snapshot holds), when
+   * asked for and within `keepBytes`; null otherwise.
+   */
+  read: StoredFactsObject[] | null;
   /** The newest event read (the objects' headers) within the window, kept or not; null if unknown. */
   newestEventAt: string | null;
 }
@@ -189,6 +192,7 @@ export async function readFactsWindow(
   to: Date,
   concurrency = 8,
   known: ReadonlyMap<string, StoredFactsObject> = new Map(),
+  keepBytes = 0,
 ): Promise<FactsWindow> {
   const listed: { key: string; etag: string | null }[] = [];
   for (const hour of hoursInWindow(from, to)) {
@@ -202,7 +206,9 @@ export async function readFactsWindow(
   // on which download finished first), each as soon as those before it are in.
   const merger = new FactsMerger();
   const ready = new Map<number, Fact[]>();
-  const read: StoredFactsObject[] = new Array<StoredFactsObject>(listed.length);
+  // The objects' bytes are held only up to `keepBytes`: a looping fleet's window can be far
+  // more than the run can hold beside its facts.
+  let read: StoredFactsObject[] | null = keepBytes > 0 ? new Array<StoredFactsObject>(listed.length) : null;
   let merged = 0;
   let bytes = 0;
   let fetched = 0;
@@ -237,8 +243,9 @@ export async function readFactsWindow(
         object,
         decoded: { header, facts },
       } = await load(listed[i]!);
-      read[i] = object;
       bytes += object.body.length;
+      if (bytes > keepBytes) read = null;
+      if (read) read[i] = object;
       const newest = header.newestEventAt ? Date.parse(header.newestEventAt) : NaN;
       if (newest >= fromMs && newest <= toMs) newestEventAt = laterTime(newestEventAt, header.newestEventAt);
       ready.set(

@@ -137,6 +137,21 @@ describe('reading through the snapshot', () => {
     if (found === 'unreadable') expect(snapshotNotices(read.snapshot).map((n) => n.level)).toEqual(['warn']);
   });
 
+  it('keeps no snapshot of a window larger than its limit, and says so', async () => {
+    const m = memoryS3();
+    await deliver(m, 'logs/a', [fact(5, id(1), 'a')]);
+    await deliver(m, 'logs/b', [fact(6, id(2), 'b')]);
+    const one = m.objects.get([...m.objects.keys()].find((k) => k.startsWith('facts/'))!)!.body.length;
+    const read = await readFactsThroughSnapshot(m.s3, 'b', layout, CLUSTER, FROM, TO, one + 1);
+    expect(read.snapshot).toMatchObject({ found: 'absent', saved: 'too-large' });
+    expect(read.read).toBeNull();
+    expect(m.objects.has(SNAPSHOT)).toBe(false);
+    expect([...read.facts.facts()]).toEqual(await factsOf(m.s3));
+    expect(snapshotNotices(read.snapshot).map((n) => n.message)).toContain(
+      'facts window larger than 64 MiB: no snapshot kept, the next run reads it in full',
+    );
+  });
+
   it('does not replace a snapshot another run wrote since it was read', async () => {
     const m = memoryS3();
     await deliver(m, 'logs/a', [fact(5, id(1), 'a')]);
