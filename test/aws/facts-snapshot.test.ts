@@ -1,7 +1,7 @@
 // The window snapshot's format and its read: a run through it gets the very facts (their
 // `src` included, in the same order) a full read gets; a damaged, foreign or missing
 // snapshot costs a full read and is said; a snapshot replaced meanwhile is not overwritten.
-import type { S3Client } from '@aws-sdk/client-s3';
+import { S3ServiceException, type S3Client } from '@aws-sdk/client-s3';
 import { defaultLayout, factsSnapshotKey } from '../../lib/aws/bucket-layout';
 import {
   decodeSnapshot,
@@ -149,6 +149,23 @@ describe('reading through the snapshot', () => {
     expect([...read.facts.facts()]).toEqual(await factsOf(m.s3));
     expect(snapshotNotices(read.snapshot).map((n) => n.message)).toContain(
       'facts window larger than 64 MiB: no snapshot kept, the next run reads it in full',
+    );
+  });
+
+  it('takes a 403 on the snapshot for a denial, naming the permission that makes it a 404', async () => {
+    const denied = {
+      send: () =>
+        Promise.reject(
+          new S3ServiceException({
+            name: 'AccessDenied',
+            $fault: 'client',
+            $metadata: { httpStatusCode: 403 },
+            message: 'AccessDenied',
+          }),
+        ),
+    } as unknown as S3Client;
+    await expect(readFactsThroughSnapshot(denied, 'b', layout, CLUSTER, FROM, TO)).rejects.toThrow(
+      /facts-window\.pack.*s3:ListBucket/,
     );
   });
 
