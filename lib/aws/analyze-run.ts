@@ -32,7 +32,7 @@ import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { publishAlert } from './alert-sinks';
 import { AlertStateConflictError, loadAlertState, saveAlertState } from './alert-state-store';
 import type { AnalyzeConfig } from './env-config';
-import { readFactsWindow } from './facts-store';
+import { readFactsThroughSnapshot, snapshotNotices } from './facts-snapshot';
 import { writeFindingsHistory, type HistoryWritten } from './findings-history';
 import { writeReport, type ReportLink } from './report-store';
 import { renderReport } from '../report';
@@ -200,7 +200,9 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
   const window = windowOf(config, now);
   const windowStart = new Date(window.from);
   const readFrom = new Date(windowStart.getTime() - config.contextSeconds * 1000);
-  const read = await readFactsWindow(s3, config.bucket, config.layout, cluster, readFrom, now);
+  // Through the window snapshot: only facts objects the last run did not read are fetched.
+  const read = await readFactsThroughSnapshot(s3, config.bucket, config.layout, cluster, readFrom, now);
+  for (const n of snapshotNotices(read.snapshot)) log[n.level](n.message, { cluster, ...read.snapshot });
   // "Active" against the newest event read, which the facts objects' headers carry.
   const analysis = { ...config.analysis, newestEventAt: read.newestEventAt };
   const result = analyzeFacts(read.facts, { ...analysis, since: window.from, until: window.to });
@@ -246,6 +248,8 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
       factsReadFrom: readFrom.toISOString(),
       factsObjects: read.objects,
       factsBytes: read.bytes,
+      factsFetched: { objects: read.fetched, bytes: read.fetchedBytes },
+      factsSnapshot: read.snapshot,
       facts: read.facts.size,
       recreations: result.recreations.length - brokerRemovals,
       brokerRemovals,

@@ -11,6 +11,7 @@
 //   <reports>/cluster=<c>/<run time>.json (and .html)         one analysis report per run
 //   <state>/cluster=<c>/alerts.json                           what has been alerted so far
 //   <state>/cluster=<c>/findings-history.json                 the hours the history holds
+//   <state>/cluster=<c>/facts-window.pack                     the facts objects the last run read
 //   <findings>/cluster=<c>/dt=<yyyy-MM-dd>/<yyyy-MM-dd-HH>.jsonl   the Athena findings history
 //
 // Here, beside the stores that read and write these keys, rather than under lib/facts/: it
@@ -207,6 +208,11 @@ export function alertStateKey(layout: Pick<BucketLayout, 'statePrefix'>, cluster
 /** Which hours of a cluster the findings history holds, kept beside its alert state. */
 export function findingsHistoryStateKey(layout: Pick<BucketLayout, 'statePrefix'>, cluster: string): string {
   return `${normalisePrefix(layout.statePrefix)}cluster=${clusterSegment(cluster)}/findings-history.json`;
+}
+
+/** The facts objects a cluster's last analysis run read (lib/aws/facts-snapshot.ts), beside its alert state. */
+export function factsSnapshotKey(layout: Pick<BucketLayout, 'statePrefix'>, cluster: string): string {
+  return `${normalisePrefix(layout.statePrefix)}cluster=${clusterSegment(cluster)}/facts-window.pack`;
 }
 
 /** One settled hour of a cluster's findings history (infra/athena.yml projects `cluster=` and `dt=`). */

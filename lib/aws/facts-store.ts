@@ -77,8 +77,9 @@ async function listAll(
   bucket: string,
   prefix: string,
   delimiter?: string,
-): Promise<{ keys: string[]; prefixes: string[] }> {
+): Promise<{ keys: string[]; etags: (string | null)[]; prefixes: string[] }> {
   const keys: string[] = [];
+  const etags: (string | null)[] = [];
   const prefixes: string[] = [];
   let token: string | undefined;
   do {
@@ -90,11 +91,15 @@ async function listAll(
         ContinuationToken: token,
       }),
     );
-    for (const o of res.Contents ?? []) if (o.Key) keys.push(o.Key);
+    for (const o of res.Contents ?? []) {
+      if (!o.Key) continue;
+      keys.push(o.Key);
+      etags.push(o.ETag ?? null);
+    }
     for (const p of res.CommonPrefixes ?? []) if (p.Prefix) prefixes.push(p.Prefix);
     token = res.IsTruncated ? res.NextContinuationToken : undefined;
   } while (token);
-  return { keys, prefixes };
+  return { keys, etags, prefixes };
 }
 
 /** Clusters that have facts, from the `cluster=` level of the facts prefix. */
@@ -140,19 +145,43 @@ export async function listFactsHours(
   return [...hours].sort();
 }
 
+/** One facts object as stored: its key, the ETag of the bytes held, and those bytes (gzip). */
+export interface StoredFactsObject {
+  key: string;
+  etag: string | null;
+  body: Buffer;
+}
+
 export interface FactsWindow {
   /** The window's facts, without duplicates, in the order the objects were listed. */
   facts: FactStore;
+  /** Facts objects in the window's hour partitions. */
   objects: number;
+  /** Their bytes (gzip), wherever they were read from. */
   bytes: number;
+  /** Of those, the objects fetched from the facts prefix (the others came from `known`). */
+  fetched: number;
+  fetchedBytes: number;
+  /**
+   * Every object of the window as read, in key order (what a window snapshot holds), when
+   * asked for and within `keepBytes`; null otherwise.
+   */
+  read: StoredFactsObject[] | null;
   /** The newest event read (the objects' headers) within the window, kept or not; null if unknown. */
   newestEventAt: string | null;
+}
+
+/** The bare ETag, as ListObjectsV2 and GetObject both quote it and notifications do not. */
+function bareEtag(etag: string | null | undefined): string | null {
+  return etag ? etag.replace(/^"|"$/g, '') : null;
 }
 
 /**
  * Reads every facts object of the hour partitions overlapping [from, to], keeps the
  * facts inside it, and merges them without duplicates (lib/facts/merge.ts). Objects are fetched a few at a
- * time: a window is tens to hundreds of small objects.
+ * time: a window is tens to hundreds of small objects. An object found in `known` (a window
+ * snapshot, lib/aws/facts-snapshot.ts) with the ETag the listing gives is taken from there
+ * instead of fetched: same bytes, so the same facts merged in the same order.
  */
 export async function readFactsWindow(
   s3: S3Client,
@@ -162,32 +191,61 @@ export async function readFactsWindow(
   from: Date,
   to: Date,
   concurrency = 8,
+  known: ReadonlyMap<string, StoredFactsObject> = new Map(),
+  keepBytes = 0,
 ): Promise<FactsWindow> {
-  const keys: string[] = [];
+  const listed: { key: string; etag: string | null }[] = [];
   for (const hour of hoursInWindow(from, to)) {
-    keys.push(
-      ...(await listAll(s3, bucket, hourFactsPrefix(layout, cluster, hour))).keys.filter((k) =>
-        k.endsWith('.jsonl.gz'),
-      ),
-    );
+    const { keys, etags } = await listAll(s3, bucket, hourFactsPrefix(layout, cluster, hour));
+    keys.forEach((key, i) => {
+      if (key.endsWith('.jsonl.gz')) listed.push({ key, etag: bareEtag(etags[i]) });
+    });
   }
-  keys.sort();
+  listed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   // Objects are fetched in parallel but merged in key order ("first seen" must not depend
   // on which download finished first), each as soon as those before it are in.
   const merger = new FactsMerger();
   const ready = new Map<number, Fact[]>();
+  // The objects' bytes are held only up to `keepBytes`: a looping fleet's window can be far
+  // more than the run can hold beside its facts.
+  let read: StoredFactsObject[] | null = keepBytes > 0 ? new Array<StoredFactsObject>(listed.length) : null;
   let merged = 0;
   let bytes = 0;
+  let fetched = 0;
+  let fetchedBytes = 0;
   let next = 0;
   let newestEventAt: string | null = null;
   const fromMs = from.getTime();
   const toMs = to.getTime();
+  const fetch = async (key: string, etag: string | null): Promise<StoredFactsObject> => {
+    const res = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    const body = Buffer.from((await res.Body?.transformToByteArray()) ?? new Uint8Array());
+    fetched++;
+    fetchedBytes += body.length;
+    // The ETag of the bytes fetched: the object may have been rewritten since the listing.
+    return { key, etag: bareEtag(res.ETag) ?? etag, body };
+  };
+  const decode = async (object: StoredFactsObject) =>
+    decodeFacts((await gunzipAsync(object.body)).toString('utf8'));
+  const load = async ({ key, etag }: { key: string; etag: string | null }) => {
+    const held = known.get(key);
+    if (held && etag !== null && held.etag === etag) {
+      // A snapshot's copy that does not decode is fetched again rather than failing the run.
+      const decoded = await decode(held).catch(() => null);
+      if (decoded) return { object: held, decoded };
+    }
+    const object = await fetch(key, etag);
+    return { object, decoded: await decode(object) };
+  };
   const worker = async (): Promise<void> => {
-    for (let i = next++; i < keys.length; i = next++) {
-      const res = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: keys[i] }));
-      const raw = Buffer.from((await res.Body?.transformToByteArray()) ?? new Uint8Array());
-      bytes += raw.length;
-      const { header, facts } = decodeFacts((await gunzipAsync(raw)).toString('utf8'));
+    for (let i = next++; i < listed.length; i = next++) {
+      const {
+        object,
+        decoded: { header, facts },
+      } = await load(listed[i]!);
+      bytes += object.body.length;
+      if (bytes > keepBytes) read = null;
+      if (read) read[i] = object;
       const newest = header.newestEventAt ? Date.parse(header.newestEventAt) : NaN;
       if (newest >= fromMs && newest <= toMs) newestEventAt = laterTime(newestEventAt, header.newestEventAt);
       ready.set(
@@ -203,6 +261,14 @@ export async function readFactsWindow(
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, keys.length) }, worker));
-  return { facts: merger.finish(), objects: keys.length, bytes, newestEventAt };
+  await Promise.all(Array.from({ length: Math.min(concurrency, listed.length) }, worker));
+  return {
+    facts: merger.finish(),
+    objects: listed.length,
+    bytes,
+    fetched,
+    fetchedBytes,
+    read,
+    newestEventAt,
+  };
 }

@@ -13,6 +13,7 @@ import {
   factsKey,
   findingsHistoryKey,
   findingsHistoryStateKey,
+  factsSnapshotKey,
   hourFactsPrefix,
   layoutProblems,
   normalisePrefix,
@@ -75,6 +76,11 @@ describe('bucket layout', () => {
       'state/cluster=eks-prod/findings-history.json',
     ],
     [
+      'facts window snapshot',
+      factsSnapshotKey(layout, 'eks-prod'),
+      'state/cluster=eks-prod/facts-window.pack',
+    ],
+    [
       'findings history hour',
       findingsHistoryKey(layout, 'eks-prod', '2026-11-02-10'),
       'findings/cluster=eks-prod/dt=2026-11-02/2026-11-02-10.jsonl',
@@ -100,6 +106,7 @@ describe('bucket layout', () => {
     ['report', 'reportsPrefix', (l) => reportKey(l, 'c', RUN)],
     ['alert state', 'statePrefix', (l) => alertStateKey(l, 'c')],
     ['findings history state', 'statePrefix', (l) => findingsHistoryStateKey(l, 'c')],
+    ['facts window snapshot', 'statePrefix', (l) => factsSnapshotKey(l, 'c')],
     ['findings history hour', 'findingsPrefix', (l) => findingsHistoryKey(l, 'c', '2026-11-02-10')],
   ])('builds the %s key under its normalised prefix', (_, prefix, build) => {
     const key = build(odd);

@@ -741,7 +741,7 @@ describe('each check fails on a planted fault', () => {
     [
       'analyze may keep only the alert state under the state prefix',
       narrow('AlertState', '/state/*', '/state/*/alerts.json'),
-      /AnalyzeRole: s3:(Get|Put)Object on arn:aws:s3:::koperator-audit-test-\w+\/state\/cluster=eks-prod\/findings-history\.json is ImplicitlyDenied \(analyze: bucket layout: findingsHistoryStateKey\)/,
+      /AnalyzeRole: s3:(Get|Put)Object on arn:aws:s3:::koperator-audit-test-\w+\/state\/cluster=eks-prod\/(findings-history\.json|facts-window\.pack) is ImplicitlyDenied \(analyze: bucket layout: (findingsHistoryStateKey|factsSnapshotKey)\)/,
     ],
   ])('layout: %s', async (_, plant, expected) => {
     const t = base();

@@ -87,6 +87,14 @@ export const KEY_USES: readonly KeyUse[] = [
     ],
   },
   {
+    builder: 'factsSnapshotKey',
+    key: (l) => layout.factsSnapshotKey(l, CLUSTER),
+    uses: [
+      ['analyze', 's3:GetObject'],
+      ['analyze', 's3:PutObject'],
+    ],
+  },
+  {
     builder: 'findingsHistoryKey',
     key: (l) => layout.findingsHistoryKey(l, CLUSTER, HOUR),
     uses: [['analyze', 's3:PutObject']],
