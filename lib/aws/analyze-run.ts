@@ -24,6 +24,8 @@ import { findDrifts } from '../drift';
 import { compareTimes } from '../analyze/time';
 import { diffAlerts, isFirstRun, sameAlertState } from '../alerts/diff';
 import { decodeAlertState, encodeAlertState } from '../alerts/state';
+import { advanceCoverage, type Coverage } from '../alerts/coverage';
+import { laterTime } from '../analyze/newest-event';
 import type { AlertEvent, AlertState } from '../alerts/types';
 import { alertStateKey, reportKey } from './bucket-layout';
 import type { Classification, FindingsDocument } from '../model/findings';
@@ -53,6 +55,15 @@ export interface AnalyzeRunDeps {
   linkSecret?: () => Promise<string>;
 }
 
+export interface RunOptions {
+  /**
+   * Read up to the newest facts present (the wall clock), not only to `now`, and end the
+   * window at the newest event read: a run asked for on evidence then covers every request
+   * queued behind it (lib/alerts/coverage.ts).
+   */
+  upToNewest?: boolean;
+}
+
 export interface ClusterRun {
   cluster: string;
   window: { from: string; to: string };
@@ -78,6 +89,8 @@ export interface ClusterRun {
   conflict: boolean;
   /** The cluster's run failed; the analyze handler reports its message as a batch item failure. */
   error?: string;
+  /** What this run covered (recorded in the state unless a wider run's is kept there). */
+  coverage?: Coverage;
 }
 
 const quiet: RunLogger = { info: () => undefined, warn: () => undefined };
@@ -86,10 +99,15 @@ const quiet: RunLogger = { info: () => undefined, warn: () => undefined };
  * One cluster's run. Never throws: a failure (damaged facts, a failed publish) is
  * returned as `error`, a lost race as `conflict`, so the caller decides what to retry.
  */
-export async function analyzeCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Promise<ClusterRun> {
+export async function analyzeCluster(
+  deps: AnalyzeRunDeps,
+  cluster: string,
+  now: Date,
+  opts: RunOptions = {},
+): Promise<ClusterRun> {
   const { config } = deps;
   try {
-    return await runCluster(deps, cluster, now);
+    return await runCluster(deps, cluster, now, opts);
   } catch (e) {
     const conflict = e instanceof AlertStateConflictError;
     if (conflict) {
@@ -164,7 +182,12 @@ async function flush(
   return { state: next, etag: current, sent };
 }
 
-async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Promise<ClusterRun> {
+async function runCluster(
+  deps: AnalyzeRunDeps,
+  cluster: string,
+  requested: Date,
+  opts: RunOptions,
+): Promise<ClusterRun> {
   const { config, s3 } = deps;
   const log = deps.logger ?? quiet;
   const stateKey = alertStateKey(config.layout, cluster);
@@ -184,10 +207,20 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
   }
   const republished = published.length;
 
+  const readFrom = new Date(
+    requested.getTime() - config.lookbackSeconds * 1000 - config.contextSeconds * 1000,
+  );
+  // Taken before the listing: facts written before it are read (lib/alerts/coverage.ts).
+  const readStartedAt = new Date();
+  const readTo = opts.upToNewest
+    ? new Date(Math.max(requested.getTime(), readStartedAt.getTime()))
+    : requested;
+  const read = await readFactsWindow(s3, config.bucket, config.layout, cluster, readFrom, readTo);
+  // What the run covers: up to the request's time, and on evidence up to the newest event read.
+  const coveredUntil = laterTime(requested.toISOString(), read.newestEventAt) ?? requested.toISOString();
+  const now = opts.upToNewest ? new Date(coveredUntil) : requested;
   const window = windowOf(config, now);
   const windowStart = new Date(window.from);
-  const readFrom = new Date(windowStart.getTime() - config.contextSeconds * 1000);
-  const read = await readFactsWindow(s3, config.bucket, config.layout, cluster, readFrom, now);
   // "Active" against the newest event read, which the facts objects' headers carry.
   const analysis = { ...config.analysis, newestEventAt: read.newestEventAt };
   const result = analyzeFacts(read.facts, { ...analysis, since: window.from, until: window.to });
@@ -275,9 +308,15 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
 
   // The first run writes its state even when it found nothing: a later run then knows the
   // deployment has been watching, so a loop that a backfill brings in is news (diff.ts).
-  if (events.length > 0 || !sameAlertState(state, next) || isFirstRun(state)) {
+  // The coverage changes every run, so every run writes the state (one PUT): a request
+  // queued behind this run is then skipped after one read (functions/analyze.ts).
+  const covered: AlertState = {
+    ...next,
+    ...advanceCoverage(state, { coveredUntil, readStartedAt: readStartedAt.toISOString() }),
+  };
+  if (events.length > 0 || !sameAlertState(state, covered) || isFirstRun(state)) {
     const claimed: AlertState = {
-      ...next,
+      ...covered,
       pending: events.map((event) => ({ event, window, report: link })),
     };
     // The claim: fails with AlertStateConflictError if another run wrote since we read.
@@ -317,5 +356,6 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
     history,
     stateWritten,
     conflict: false,
+    coverage: { coveredUntil, readStartedAt: readStartedAt.toISOString() },
   };
 }

@@ -62,11 +62,11 @@ describe('analyze handler', () => {
       .filter((l) => l.includes('"_aws"'))
       .map((l) => JSON.parse(l) as Record<string, unknown>);
 
-  async function stateEtag(): Promise<string | undefined> {
+  async function stateText(): Promise<Record<string, unknown>> {
     const res = await s3.send(
       new GetObjectCommand({ Bucket: BUCKET, Key: 'state/cluster=eks-a/alerts.json' }),
     );
-    return res.ETag;
+    return JSON.parse((await res.Body?.transformToString()) ?? '{}') as Record<string, unknown>;
   }
 
   it('takes the run time from the scheduled event, through the dispatch', async () => {
@@ -127,10 +127,34 @@ describe('analyze handler', () => {
     expect(await drainQueue(sqs, stack.alertsQueueUrl)).toHaveLength(0);
   });
 
-  it('writes a report every run but leaves an unchanged alert state alone', async () => {
-    const etag = await stateEtag();
+  it('writes a report every run, and in the alert state only what the run covered', async () => {
+    const before = await stateText();
+    // Queued before the run below begins reading: that run covers it.
+    const queuedBefore = analysisRequestEvent('eks-a', new Date('2026-11-02T11:44:00Z'));
     await handler(analysisRequestEvent('eks-a', new Date('2026-11-02T11:45:00Z')), lambdaContext('analyze'));
-    expect(await stateEtag()).toBe(etag);
+    const after = await stateText();
+    const { coveredUntil, readStartedAt, ...rest } = after;
+    expect(coveredUntil).toBe('2026-11-02T11:45:00.000Z');
+    expect(Date.parse(readStartedAt as string)).toBeGreaterThan(
+      Number(queuedBefore.Records[0]!.attributes.SentTimestamp),
+    );
+    const unstamped = (x: Record<string, unknown>) => ({
+      ...x,
+      updatedAt: '',
+      writtenBy: '',
+      coveredUntil: undefined,
+      readStartedAt: undefined,
+    });
+    expect(unstamped(rest)).toEqual(unstamped(before));
+    const merged = await handler(queuedBefore, lambdaContext('analyze'));
+    expect(merged.clusters).toMatchObject([{ cluster: 'eks-a', merged: true, report: null }]);
+    // Sent after that run began reading: its facts may be newer than the read, so it runs.
+    const sentAfter = await handler(
+      analysisRequestEvent('eks-a', new Date('2026-11-02T11:44:30Z')),
+      lambdaContext('analyze'),
+    );
+    expect(sentAfter.clusters[0]).not.toHaveProperty('merged');
+    expect(sentAfter.clusters[0]!.report).toMatch(/2026-11-02T11-44-30/);
     const reports = await s3.send(
       new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'reports/cluster=eks-a/' }),
     );
