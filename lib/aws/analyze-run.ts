@@ -21,7 +21,7 @@ import { fixImpactOf } from '../analyze/fix-impact';
 import { isBrokerRemoval } from '../analyze/removal';
 import { findFights } from '../fights';
 import { findDrifts } from '../drift';
-import { compareTimes } from '../analyze/time';
+import { compareTimes, epochMicros } from '../analyze/time';
 import { diffAlerts, isFirstRun, sameAlertState } from '../alerts/diff';
 import { decodeAlertState, encodeAlertState } from '../alerts/state';
 import { advanceCoverage, type Coverage } from '../alerts/coverage';
@@ -217,7 +217,14 @@ async function runCluster(
     : requested;
   const read = await readFactsWindow(s3, config.bucket, config.layout, cluster, readFrom, readTo);
   // What the run covers: up to the request's time, and on evidence up to the newest event read.
-  const coveredUntil = laterTime(requested.toISOString(), read.newestEventAt) ?? requested.toISOString();
+  // At the millisecond, rounded up as evidence requests' times are (lib/alerts/evidence.ts),
+  // never past what was read.
+  const newestMs = read.newestEventAt ? Math.ceil(epochMicros(read.newestEventAt) / 1000) : NaN;
+  const coveredUntil =
+    laterTime(
+      requested.toISOString(),
+      Number.isFinite(newestMs) ? new Date(Math.min(newestMs, readTo.getTime())).toISOString() : null,
+    ) ?? requested.toISOString();
   const now = opts.upToNewest ? new Date(coveredUntil) : requested;
   const window = windowOf(config, now);
   const windowStart = new Date(window.from);

@@ -3,7 +3,13 @@
 // iterations per broker instead of 14) and a tenth of the background (2 GB a day per cluster
 // instead of 20). Fails when a load's p50 or p99 exceeds issue 29's goal, when a looping broker
 // went unannounced, or when requests are left queued (a backlog).
-import { DEFAULT_TTA, formatTimeToAlert, LOADS, timeToAlert, type LoadResult } from '../../bench/lib/time-to-alert';
+import {
+  DEFAULT_TTA,
+  formatTimeToAlert,
+  LOADS,
+  timeToAlert,
+  type LoadResult,
+} from '../../bench/lib/time-to-alert';
 
 const GOAL = { p50: 15, p99: 45 };
 const REDUCED = { ...DEFAULT_TTA, iterations: 6, backgroundBytesPerDay: 2e9 };
