@@ -29,7 +29,8 @@ describe('time to alert (issue 29), reduced', () => {
     '%s: every looping broker announced within the goal, nothing left queued',
     (name, looping) => {
       const r = results.find((x) => x.load.name === name)!;
-      expect(r.loopsStarted).toBe(looping);
+      // At least one per looping broker (a loop that ends and resumes is started again).
+      expect(r.loopsStarted).toBeGreaterThanOrEqual(looping);
       expect(r.alerts.length).toBeGreaterThanOrEqual(looping);
       expect(r.leftInQueue).toBe(0);
       expect(r.p50).toBeLessThanOrEqual(GOAL.p50);
