@@ -78,6 +78,11 @@ export interface LoadSpec {
   clusters: number;
   /** Brokers looping at once in each cluster. */
   brokers: number;
+  /**
+   * At zero buffering, how often Firehose cuts an object (default AWS_DELAYS.zeroBufferCutEvery):
+   * shorter, more objects holding a deletion, so more evidence requests a second.
+   */
+  zeroBufferCutSeconds?: number;
 }
 
 export const LOADS: readonly LoadSpec[] = [
@@ -89,6 +94,8 @@ export const LOADS: readonly LoadSpec[] = [
 export interface TtaParams {
   /** Revert-loop iterations per broker (~9 s each): the simulated span. */
   iterations: number;
+  /** Background traffic simulated after the loops' last event, seconds (default 30). */
+  tailSeconds?: number;
   /** Background audit traffic per cluster, bytes a day (issue 29: 20 GB). */
   backgroundBytesPerDay: number;
   /** Firehose IntervalInSeconds (0: zero buffering; today's default 60). */
@@ -138,12 +145,26 @@ export interface LoadResult {
   oursP99: number;
   runs: number;
   merged: number;
+  /**
+   * Invocations (an ingest batch, a dispatch) that sent a cluster requests, counted per
+   * cluster: requests sent together are covered by one run, so with the merge a load never
+   * runs more often than this; without it, once per request.
+   */
+  deliveries: number;
+  requests: number;
   objects: number;
   backgroundBytes: number;
   ingestMs: { median: number; max: number };
   analyzeMs: { median: number; max: number };
-  /** Analysis requests left in the queue when the simulation ended (must be 0: no backlog). */
-  leftInQueue: number;
+  /**
+   * Seconds a request waited in its cluster's queue, from when Lambda could have polled it to
+   * its handler's start: behind the run in flight and, at most, the one after it when runs
+   * merge what queued behind them; behind every queued run when they do not (a backlog).
+   */
+  waitP50: number;
+  waitMax: number;
+  /** Longest run, seconds (the bound a request's wait is judged against). */
+  runMax: number;
   wallSeconds: number;
 }
 
@@ -173,6 +194,13 @@ async function atVirtual<T>(at: number, fn: () => Promise<T>): Promise<{ value: 
   } finally {
     vclock.running = false;
   }
+}
+
+/** Generated simulator output, kept across loads and calls (the loads share most of it). */
+const memo = new Map<string, unknown>();
+function memoized<T>(key: string, make: () => T): T {
+  if (!memo.has(key)) memo.set(key, make());
+  return memo.get(key) as T;
 }
 
 /** The audit events of `brokers` brokers of one cluster looping from `start` (the simulator's revert loop). */
@@ -251,8 +279,14 @@ const percentile = (xs: readonly number[], p: number): number => {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
 };
 
-function objectsOf(cluster: string, events: readonly AuditEvent[], p: TtaParams): SimObject[] {
-  const cut = p.firehoseIntervalSeconds > 0 ? p.firehoseIntervalSeconds : AWS_DELAYS.zeroBufferCutEvery;
+type Cut = Pick<SimObject, 'body' | 'newestMs' | 'inS3' | 'notified'>;
+
+/** Firehose's objects of one cluster's events: cut every interval, each gzipped (the costly part). */
+function cutObjects(events: readonly AuditEvent[], p: TtaParams, load: LoadSpec): Cut[] {
+  const cut =
+    p.firehoseIntervalSeconds > 0
+      ? p.firehoseIntervalSeconds
+      : (load.zeroBufferCutSeconds ?? AWS_DELAYS.zeroBufferCutEvery);
   const byCut = new Map<number, AuditEvent[]>();
   for (const e of events) {
     const k = Math.floor((tms(e) + AWS_DELAYS.subscriptionToFirehose * 1000) / (cut * 1000));
@@ -262,19 +296,25 @@ function objectsOf(cluster: string, events: readonly AuditEvent[], p: TtaParams)
   }
   return [...byCut.entries()]
     .sort(([a], [b]) => a - b)
-    .map(([k, list], i) => {
-      const inS3 = (k + 1) * cut * 1000 + AWS_DELAYS.firehosePut * 1000;
+    .map(([k, list]) => {
+      const inS3 = Math.round((k + 1) * cut * 1000 + AWS_DELAYS.firehosePut * 1000);
       return {
-        cluster,
-        key: `logs/${cluster}/audit/firehose/${String(i).padStart(5, '0')}.gz`,
         body: firehoseObject(list),
         newestMs: Math.max(...list.map(tms)),
         inS3,
         notified: inS3 + AWS_DELAYS.s3Notification * 1000,
-        etag: '',
       };
     });
 }
+
+/** A cluster's copy of the cut objects (every cluster of a load has the same traffic). */
+const objectsOf = (cluster: string, cuts: readonly Cut[]): SimObject[] =>
+  cuts.map((c, i) => ({
+    ...c,
+    cluster,
+    key: `logs/${cluster}/audit/firehose/${String(i).padStart(5, '0')}.gz`,
+    etag: '',
+  }));
 
 function handlerEnvFor(fx: Fauxqs, stack: LocalStack): void {
   Object.assign(process.env, {
@@ -312,15 +352,40 @@ async function runLoad(
     c: Context,
   ) => Promise<unknown>;
 
-  const loop = loopingBrokers(p.seed, start, load.brokers, p.iterations);
-  const endMs = Math.max(...loop.map(tms)) + 30_000;
-  const noise = background(p.seed + index, start, (endMs - startMs) / 1000, p.backgroundBytesPerDay);
-  const backgroundBytes = noise.reduce((a, e) => a + JSON.stringify(e).length, 0);
-  const merged = [...loop, ...noise].sort((a, b) => tms(a) - tms(b));
+  // Generated once per shape: one-broker and 20-clusters share their traffic, and a load's
+  // clusters share theirs (only the keys differ).
+  const traffic = memoized(
+    JSON.stringify([
+      p.seed,
+      start,
+      load.brokers,
+      p.iterations,
+      p.tailSeconds,
+      p.backgroundBytesPerDay,
+      load.zeroBufferCutSeconds,
+      p.firehoseIntervalSeconds,
+    ]),
+    () => {
+      const loop = loopingBrokers(p.seed, start, load.brokers, p.iterations);
+      const endMs = Math.max(...loop.map(tms)) + (p.tailSeconds ?? 30) * 1000;
+      const noise = background(p.seed, start, (endMs - startMs) / 1000, p.backgroundBytesPerDay);
+      const merged = [...loop, ...noise].sort((a, b) => tms(a) - tms(b));
+      return {
+        loopEvents: loop.length,
+        noiseEvents: noise.length,
+        endMs,
+        backgroundBytes: noise.reduce((a, e) => a + JSON.stringify(e).length, 0),
+        cuts: cutObjects(merged, p, load),
+      };
+    },
+  );
+  const { endMs, backgroundBytes } = traffic;
   const clusters = Array.from({ length: load.clusters }, (_, i) => `eks-${load.name}-${i}`);
-  const objects = clusters.flatMap((cl) => objectsOf(cl, merged, p)).sort((a, b) => a.notified - b.notified);
+  const objects = clusters
+    .flatMap((cl) => objectsOf(cl, traffic.cuts))
+    .sort((a, b) => a.notified - b.notified);
   log(
-    `  ${load.name}: ${loop.length} loop events, ${noise.length} background events (${(backgroundBytes / 1e6).toFixed(1)} MB per cluster), ${objects.length} objects`,
+    `  ${load.name}: ${traffic.loopEvents} loop events, ${traffic.noiseEvents} background events (${(backgroundBytes / 1e6).toFixed(1)} MB per cluster), ${objects.length} objects`,
   );
 
   // The modelled queues: the ingest queue's visible notifications, the analysis queue's
@@ -334,18 +399,27 @@ async function runLoad(
   const timings: AlertTiming[] = [];
   const ingestMs: number[] = [];
   const analyzeMs: number[] = [];
+  const waitMs: number[] = [];
   let runs = 0;
   let mergedCount = 0;
+  let deliveries = 0;
+  let requests = 0;
   let loopsStarted = 0;
+  /** Each started loop's first announcement, to name any loop started twice. */
+  const started = new Map<string, string>();
 
   /** Moves what the real functions sent to the analysis queue into the modelled groups. */
   const collectRequests = async (): Promise<void> => {
+    const sentTo = new Set<string>();
     for (const m of await drainQueue(c.sqs, stack.analysisQueueUrl)) {
       const r = parseAnalysisRequest(m.Body ?? '');
+      sentTo.add(r.cluster);
+      requests++;
       const list = groups.get(r.cluster) ?? [];
       list.push({ body: m.Body ?? '', sentMs: RealDate.parse(r.sentAt ?? '') });
       groups.set(r.cluster, list);
     }
+    deliveries += sentTo.size;
   };
 
   let nextTick =
@@ -441,6 +515,7 @@ async function runLoad(
       if (list.length === 0 || (inFlightUntil.get(cl) ?? 0) > now) continue;
       if (list[0]!.sentMs + pollMs > now || (lastIngestEnd.get(cl) ?? 0) > now) continue;
       const req = list.shift()!;
+      waitMs.push(now - (req.sentMs + pollMs));
       const event = sqsEventFromMessages(
         [{ Body: req.body, Attributes: { SentTimestamp: String(req.sentMs) } }],
         stack.analysisQueueArn,
@@ -462,7 +537,17 @@ async function runLoad(
         const m = JSON.parse(
           snsEventFromEnvelope(env.Body ?? '{}', 'tap').Records[0]!.Sns.Message,
         ) as AlertMessage;
-        if (m.event === 'loop-started') loopsStarted++;
+        if (m.event === 'loop-started') {
+          loopsStarted++;
+          const f = m.finding as { brokerId?: string; firstAt?: string; lastAt?: string; count?: number };
+          const key = `${m.cluster}/${m.findingType}/${f.brokerId ?? '?'}`;
+          const seen = started.get(key);
+          if (seen)
+            log(
+              `  ${load.name}: loop-started again for ${key} (id ${m.id}; first announced as ${seen}): firstAt ${f.firstAt}, lastAt ${f.lastAt}, count ${f.count}`,
+            );
+          else started.set(key, `${m.id} firstAt ${f.firstAt}, lastAt ${f.lastAt}, count ${f.count}`);
+        }
         // An end is announced on absence, after the loop's gap: it has no decisive arrival.
         if (m.event.endsWith('-ended')) continue;
         const at = decisiveAt(m);
@@ -483,7 +568,6 @@ async function runLoad(
   const secs = timings.map((x) => x.seconds);
   const aws = timings.map((x) => x.awsSeconds).filter(Number.isFinite);
   const ours = timings.map((x) => x.seconds - x.awsSeconds).filter(Number.isFinite);
-  const leftInQueue = [...groups.values()].reduce((a, l) => a + l.length, 0);
   return {
     load,
     alerts: timings,
@@ -496,11 +580,15 @@ async function runLoad(
     oursP99: percentile(ours, 99),
     runs,
     merged: mergedCount,
+    deliveries,
+    requests,
     objects: objects.length,
     backgroundBytes,
     ingestMs: { median: percentile(ingestMs, 50), max: Math.max(...ingestMs) },
     analyzeMs: { median: percentile(analyzeMs, 50), max: Math.max(...analyzeMs) },
-    leftInQueue,
+    waitP50: percentile(waitMs, 50) / 1000,
+    waitMax: Math.max(...waitMs) / 1000,
+    runMax: Math.max(...analyzeMs) / 1000,
     wallSeconds: (performance.now() - wall) / 1000,
   };
 }
@@ -531,7 +619,7 @@ export function formatTimeToAlert(results: readonly LoadResult[]): string {
   const detail = results.map(
     (r) =>
       `  ${r.load.name}: ${r.alerts.length} alerts (${r.loopsStarted} loop-started); AWS's modelled stages p50 ${f1(r.awsP50)} s, p99 ${f1(r.awsP99)} s; ours p50 ${f1(r.oursP50)} s, p99 ${f1(r.oursP99)} s; ` +
-      `${r.runs} runs, ${r.merged} requests merged, ${r.leftInQueue} left queued; ingest ${r.ingestMs.median.toFixed(0)}/${r.ingestMs.max.toFixed(0)} ms, run ${r.analyzeMs.median.toFixed(0)}/${r.analyzeMs.max.toFixed(0)} ms (median/max); ` +
+      `${r.requests} requests in ${r.deliveries} deliveries: ${r.runs} runs, ${r.merged} merged, queue wait p50 ${f1(r.waitP50)} s max ${f1(r.waitMax)} s; ingest ${r.ingestMs.median.toFixed(0)}/${r.ingestMs.max.toFixed(0)} ms, run ${r.analyzeMs.median.toFixed(0)}/${r.analyzeMs.max.toFixed(0)} ms (median/max); ` +
       `${r.objects} objects; ${(r.backgroundBytes / 1e6).toFixed(1)} MB background per cluster; ${r.wallSeconds.toFixed(0)} s wall. ` +
       `Not in p99: an S3 notification's documented tail ("a minute or longer") adds ~${AWS_TAIL.s3NotificationSeconds} s to the alerts it delays`,
   );
