@@ -98,15 +98,15 @@ export async function analyzeBatch(event: SQSEvent, context: Context): Promise<A
       }
       const now = new Date(request.time);
       // Time spent waiting in the queue, not the request's own time: a replay of an old
-      // schedule still runs.
-      const sent = Number(record.attributes.SentTimestamp);
-      if (Number.isFinite(sent) && Date.now() - sent > maxAge) {
+      // schedule still runs. Its send time is the one the merge below judges it by (its own
+      // `sentAt`, else SQS's SentTimestamp): one clock for both decisions.
+      const sentMs = requestSentMs(request, record.attributes.SentTimestamp);
+      if (Number.isFinite(sentMs) && Date.now() - sentMs > maxAge) {
         logger.warn('analysis request too old; a newer one covers its window', { ...request });
         metrics.addMetric(METRIC.staleAnalysesSkipped, MetricUnit.Count, 1);
         out.clusters.push({ ...summary(request.cluster, now, null), stale: true });
         continue;
       }
-      const sentMs = requestSentMs(request, record.attributes.SentTimestamp);
       const decision = await coverage(config, request, sentMs);
       if (decision.covered) {
         logger.info('analysis request already covered by a finished run; merged into it', {

@@ -10,6 +10,7 @@ import { gzipSync } from 'zlib';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
 import { createLocalStack, drainQueue, type LocalStack } from '../../lib/local-aws/local-stack';
 import { analysisRequestEvent, lambdaContext } from '../../lib/local-aws/local-lambda';
+import { encodeAnalysisRequest } from '../../lib/aws/analysis-queue';
 import { emptyAlertState } from '../../lib/alerts/diff';
 import { encodeAlertState } from '../../lib/alerts/state';
 import type { AnalyzeOutcome } from '../../functions/analyze';
@@ -257,19 +258,35 @@ describe('analyze handler', () => {
     expect(res).toEqual({ batchItemFailures: [] });
   });
 
-  it('skips a request that waited in the queue longer than ANALYSIS_MAX_AGE', async () => {
-    const stale = analysisRequestEvent('eks-a', new Date('2026-11-02T12:05:00Z'));
-    stale.Records[0]!.attributes.SentTimestamp = String(Date.now() - 16 * 60_000);
-    const res = await handler(stale, lambdaContext('analyze'));
-    expect(res).toMatchObject({
-      batchItemFailures: [],
-      clusters: [{ cluster: 'eks-a', stale: true, report: null }],
-    });
-    const reports = await s3.send(
-      new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'reports/cluster=eks-a/' }),
-    );
-    expect(reports.Contents?.map((o) => o.Key)).not.toContain(
-      'reports/cluster=eks-a/2026-11-02T12-05-00.000Z.json',
-    );
-  });
+  // Its waiting time is judged by the clock the merge judges it by: the request's own sentAt
+  // (the sender's clock) when it has one, else SQS's SentTimestamp.
+  it.each([
+    ['SentTimestamp 16 min ago, no sentAt', undefined, 16, true, '12-05'],
+    ['sentAt 16 min ago, SentTimestamp now', 16, 0, true, '12-06'],
+    ['sentAt now, SentTimestamp 16 min ago', 0, 16, false, '12-07'],
+  ] as const)(
+    'skips a request that waited longer than ANALYSIS_MAX_AGE: %s',
+    async (_name, sentAtMinAgo, sentTimestampMinAgo, stale, minute) => {
+      const time = new Date(`2026-11-02T12:${minute.slice(3)}:00Z`);
+      const event = analysisRequestEvent('eks-a', time);
+      const record = event.Records[0]!;
+      if (sentAtMinAgo !== undefined)
+        record.body = encodeAnalysisRequest({
+          cluster: 'eks-a',
+          time: time.toISOString(),
+          sentAt: new Date(Date.now() - sentAtMinAgo * 60_000).toISOString(),
+        });
+      record.attributes.SentTimestamp = String(Date.now() - sentTimestampMinAgo * 60_000);
+      const res = await handler(event, lambdaContext('analyze'));
+      expect(res.batchItemFailures).toEqual([]);
+      expect(res.clusters).toHaveLength(1);
+      expect(res.clusters[0]!.stale ?? false).toBe(stale);
+      const reports = await s3.send(
+        new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'reports/cluster=eks-a/' }),
+      );
+      const key = `reports/cluster=eks-a/2026-11-02T${minute}-00.000Z.json`;
+      if (stale) expect(reports.Contents?.map((o) => o.Key)).not.toContain(key);
+      else expect(reports.Contents?.map((o) => o.Key)).toContain(key);
+    },
+  );
 });
