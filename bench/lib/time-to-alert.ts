@@ -136,7 +136,13 @@ export interface AlertTiming {
 export interface LoadResult {
   load: LoadSpec;
   alerts: AlertTiming[];
+  /** loop-started alerts (distinct ids); of which a loop resumed after its loop-ended. */
   loopsStarted: number;
+  loopsResumed: number;
+  /** A broker's loop started again with no loop-ended between: announced twice (must be 0). */
+  doubleStarts: number;
+  /** Alerts delivered again with an id already seen (SNS is at-least-once; not counted twice). */
+  redelivered: number;
   p50: number;
   p99: number;
   awsP50: number;
@@ -405,8 +411,13 @@ async function runLoad(
   let deliveries = 0;
   let requests = 0;
   let loopsStarted = 0;
-  /** Each started loop's first announcement, to name any loop started twice. */
-  const started = new Map<string, string>();
+  let loopsResumed = 0;
+  let doubleStarts = 0;
+  let redelivered = 0;
+  const alertIds = new Set<string>();
+  const loopHistory = new Map<string, string[]>();
+  const describe = (m: AlertMessage & { findingType: 'loop' }): string =>
+    `${m.event} ${m.id.slice(0, 8)} window ${m.window.from}..${m.window.to} firstAt ${m.finding.firstAt} lastAt ${m.finding.lastAt} count ${m.finding.count} active ${m.finding.active}`;
 
   /** Moves what the real functions sent to the analysis queue into the modelled groups. */
   const collectRequests = async (): Promise<void> => {
@@ -537,16 +548,28 @@ async function runLoad(
         const m = JSON.parse(
           snsEventFromEnvelope(env.Body ?? '{}', 'tap').Records[0]!.Sns.Message,
         ) as AlertMessage;
-        if (m.event === 'loop-started') {
-          loopsStarted++;
-          const f = m.finding as { brokerId?: string; firstAt?: string; lastAt?: string; count?: number };
-          const key = `${m.cluster}/${m.findingType}/${f.brokerId ?? '?'}`;
-          const seen = started.get(key);
-          if (seen)
+        // SNS delivers at least once; a subscriber drops a re-delivery by its id.
+        if (alertIds.has(m.id)) {
+          redelivered++;
+          continue;
+        }
+        alertIds.add(m.id);
+        if (m.event === 'loop-started') loopsStarted++;
+        if (m.findingType === 'loop') {
+          // Each broker's loop announcements: started again after loop-ended is a resumption;
+          // started again without an end between is a double announcement (a bug).
+          const f = m.finding;
+          const key = `${m.cluster}/${f.kafkaCluster}/${f.brokerId}`;
+          const seen = loopHistory.get(key) ?? [];
+          if (m.event === 'loop-started' && seen.length > 0) {
+            const resumed = seen[seen.length - 1]!.startsWith('loop-ended');
+            if (resumed) loopsResumed++;
+            else doubleStarts++;
             log(
-              `  ${load.name}: loop-started again for ${key} (id ${m.id}; first announced as ${seen}): firstAt ${f.firstAt}, lastAt ${f.lastAt}, count ${f.count}`,
+              `  ${load.name}: loop-started again (${resumed ? 'resumed after its end' : 'twice, no end between'}) for ${key}: ${[...seen, describe(m)].join('; ')}`,
             );
-          else started.set(key, `${m.id} firstAt ${f.firstAt}, lastAt ${f.lastAt}, count ${f.count}`);
+          }
+          loopHistory.set(key, [...seen, describe(m)]);
         }
         // An end is announced on absence, after the loop's gap: it has no decisive arrival.
         if (m.event.endsWith('-ended')) continue;
@@ -572,6 +595,9 @@ async function runLoad(
     load,
     alerts: timings,
     loopsStarted,
+    loopsResumed,
+    doubleStarts,
+    redelivered,
     p50: percentile(secs, 50),
     p99: percentile(secs, 99),
     awsP50: percentile(aws, 50),
@@ -618,7 +644,7 @@ export function formatTimeToAlert(results: readonly LoadResult[]): string {
   const exact = results.map((r) => `time-to-alert ${r.load.name}: p50 ${f1(r.p50)} s, p99 ${f1(r.p99)} s`);
   const detail = results.map(
     (r) =>
-      `  ${r.load.name}: ${r.alerts.length} alerts (${r.loopsStarted} loop-started); AWS's modelled stages p50 ${f1(r.awsP50)} s, p99 ${f1(r.awsP99)} s; ours p50 ${f1(r.oursP50)} s, p99 ${f1(r.oursP99)} s; ` +
+      `  ${r.load.name}: ${r.alerts.length} alerts (${r.loopsStarted} loop-started, ${r.loopsResumed} of them resumed after loop-ended, ${r.doubleStarts} started twice; ${r.redelivered} re-delivered); AWS's modelled stages p50 ${f1(r.awsP50)} s, p99 ${f1(r.awsP99)} s; ours p50 ${f1(r.oursP50)} s, p99 ${f1(r.oursP99)} s; ` +
       `${r.requests} requests in ${r.deliveries} deliveries: ${r.runs} runs, ${r.merged} merged, queue wait p50 ${f1(r.waitP50)} s max ${f1(r.waitMax)} s; ingest ${r.ingestMs.median.toFixed(0)}/${r.ingestMs.max.toFixed(0)} ms, run ${r.analyzeMs.median.toFixed(0)}/${r.analyzeMs.max.toFixed(0)} ms (median/max); ` +
       `${r.objects} objects; ${(r.backgroundBytes / 1e6).toFixed(1)} MB background per cluster; ${r.wallSeconds.toFixed(0)} s wall. ` +
       `Not in p99: an S3 notification's documented tail ("a minute or longer") adds ~${AWS_TAIL.s3NotificationSeconds} s to the alerts it delays`,
