@@ -5,6 +5,7 @@
 //   npx tsx bench/run.ts                 # 100 MB, both formats, peers included
 //   npx tsx bench/run.ts --large         # 100 MB, 1 GB and 4 GB (JSON lines only) and the 1 M fleet, judged against issue 15's targets
 //   npx tsx bench/run.ts --size 2MB --no-peers --no-zcat --scale 0   # the smoke test's run
+//   npx tsx bench/run.ts --time-to-alert # issue 29: seconds from event to alert, three loads
 import { mkdirSync, writeFileSync } from 'fs';
 import * as path from 'path';
 import { cpus } from 'os';
@@ -29,6 +30,7 @@ import {
 import { HAS_GNU_TIME } from './lib/measure';
 import { formatTable } from './lib/table';
 import { helpRequested } from '../scripts/usage';
+import { DEFAULT_TTA, formatTimeToAlert, timeToAlert } from './lib/time-to-alert';
 
 const USAGE = `Usage: npx tsx bench/run.ts [options]
 
@@ -43,6 +45,8 @@ table and writes bench/results/<time>.json.
                    (and 4, with the cores) workers, judged against issue 23's targets
   --objects N      objects the 1 GB files are cut into for the scaling runs (default 16)
   --scale SPECS    fleet sizes to analyse, e.g. 100000,300000 (0: none)
+  --time-to-alert  only the time to alert (bench/lib/time-to-alert.ts): one line per load
+                   (one-broker, 100-brokers, 20-clusters), p50 and p99 seconds (~4 min)
   --no-peers       leave out jq and DuckDB
   --no-zcat        leave out the zcat | wc floor
   --results DIR    where the JSON result goes (default bench/results)
@@ -223,7 +227,14 @@ function parseArgs(argv: string[]): BenchOptions {
   };
 }
 
-if (require.main === module) {
+if (require.main === module && process.argv.includes('--time-to-alert')) {
+  timeToAlert({ ...DEFAULT_TTA, log: (s) => process.stderr.write(`${s}\n`) })
+    .then((r) => process.stdout.write(formatTimeToAlert(r)))
+    .catch((e: unknown) => {
+      process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
+      process.exit(1);
+    });
+} else if (require.main === module) {
   helpRequested(process.argv.slice(2), USAGE);
   runBench(parseArgs(process.argv.slice(2)))
     .then((r) => {

@@ -3,13 +3,21 @@
 // publish to SNS only what is new since its last run. Batch size 1 and partial batch
 // responses (serverless.yml): a failed cluster's message alone is retried and then
 // dead-lettered, and since the queue is FIFO per cluster no other cluster waits for it.
+// A request a finished run already covered (lib/alerts/coverage.ts) is skipped after one
+// read of the alert state, so requests that pile up behind a slow run cost one run, not one
+// each: a cluster never has more than one analysis pending.
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { s3Client, snsClient, eventBridgeClient, secretsManagerClient } from '../lib/aws/clients';
 import { cachedLinkSecrets, type LinkSecrets } from '../lib/aws/link-secret';
 import { analyzeConfigFromEnv } from '../lib/aws/env-config';
-import { parseAnalysisRequest } from '../lib/aws/analysis-queue';
+import { parseAnalysisRequest, requestSentMs, type AnalysisRequest } from '../lib/aws/analysis-queue';
 import { analyzeCluster, type ClusterRun } from '../lib/aws/analyze-run';
+import { loadAlertState } from '../lib/aws/alert-state-store';
+import { alertStateKey } from '../lib/aws/bucket-layout';
+import type { AnalyzeConfig } from '../lib/aws/env-config';
+import { coverageDecision, type CoverageDecision } from '../lib/alerts/coverage';
+import { decodeAlertState } from '../lib/alerts/state';
 import { parseDurationSeconds } from '../lib/config/duration';
 import { createLogger, createMetrics, METRIC, recordMemoryUse } from '../lib/aws/observability';
 import { alertDelaySeconds } from '../lib/alerts/event-time';
@@ -49,6 +57,8 @@ export interface ClusterSummary {
   conflict: boolean;
   /** The request waited in the queue longer than ANALYSIS_MAX_AGE and was skipped: a newer one covers its window. */
   stale?: boolean;
+  /** A finished run already covered the request (its window and its facts): skipped, merged into that run. */
+  merged?: boolean;
   error?: string;
 }
 
@@ -88,12 +98,23 @@ export async function analyzeBatch(event: SQSEvent, context: Context): Promise<A
       }
       const now = new Date(request.time);
       // Time spent waiting in the queue, not the request's own time: a replay of an old
-      // schedule still runs.
-      const sent = Number(record.attributes.SentTimestamp);
-      if (Number.isFinite(sent) && Date.now() - sent > maxAge) {
+      // schedule still runs. Its send time is the one the merge below judges it by (its own
+      // `sentAt`, else SQS's SentTimestamp): one clock for both decisions.
+      const sentMs = requestSentMs(request, record.attributes.SentTimestamp);
+      if (Number.isFinite(sentMs) && Date.now() - sentMs > maxAge) {
         logger.warn('analysis request too old; a newer one covers its window', { ...request });
         metrics.addMetric(METRIC.staleAnalysesSkipped, MetricUnit.Count, 1);
         out.clusters.push({ ...summary(request.cluster, now, null), stale: true });
+        continue;
+      }
+      const decision = await coverage(config, request, sentMs);
+      if (decision.covered) {
+        logger.info('analysis request already covered by a finished run; merged into it', {
+          ...request,
+          ...decision.by,
+        });
+        metrics.addMetric(METRIC.analysesMerged, MetricUnit.Count, 1);
+        out.clusters.push({ ...summary(request.cluster, now, null), merged: true });
         continue;
       }
       const run = await analyzeCluster(
@@ -109,6 +130,7 @@ export async function analyzeBatch(event: SQSEvent, context: Context): Promise<A
         },
         request.cluster,
         now,
+        { upToNewest: request.reason === 'evidence' },
       );
       recordMetrics(run);
       out.clusters.push(summary(request.cluster, now, run));
@@ -121,6 +143,27 @@ export async function analyzeBatch(event: SQSEvent, context: Context): Promise<A
   } finally {
     recordMemoryUse(metrics, 'analyze');
     metrics.publishStoredMetrics();
+  }
+}
+
+/**
+ * Whether a finished run covered the request, from one read of the cluster's alert state. A
+ * state that cannot be read or decoded covers nothing: the run then fails on it and says why.
+ */
+async function coverage(
+  config: AnalyzeConfig,
+  request: AnalysisRequest,
+  sentMs: number,
+): Promise<CoverageDecision> {
+  try {
+    const stored = await loadAlertState(
+      clients.s3(),
+      config.bucket,
+      alertStateKey(config.layout, request.cluster),
+    );
+    return coverageDecision(decodeAlertState(stored.text, request.cluster), { time: request.time, sentMs });
+  } catch {
+    return { covered: false, why: 'state unreadable' };
   }
 }
 

@@ -123,7 +123,8 @@ async function requestAnalysisOnEvidence(
   await sendAnalysisRequests(
     clients.sqs(),
     trigger.queueUrl,
-    requests.map((d) => d.request),
+    // `evidence`: the run reads up to the newest facts, covering the requests queued behind it.
+    requests.map((d) => ({ ...d.request, reason: 'evidence' as const })),
   );
   for (const d of requests) {
     logger.info('analysis requested on evidence', { messageId, ...d.request, evidence: d.counts });

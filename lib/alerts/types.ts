@@ -128,6 +128,14 @@ export interface AlertState {
    * the next run instead of losing them (see lib/aws/analyze-run.ts).
    */
   pending: PendingAlert[];
+  /**
+   * The end of the window the last run analysed (the later of its request's time and the
+   * newest event it read) and when that run began reading facts: a request no later than
+   * the one and sent before the other is already covered and skipped (lib/alerts/coverage.ts).
+   * Absent in states written before runs recorded them.
+   */
+  coveredUntil?: string;
+  readStartedAt?: string;
 }
 
 /** An announcement a run has claimed, with what its message points at. */

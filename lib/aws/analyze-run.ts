@@ -21,9 +21,11 @@ import { fixImpactOf } from '../analyze/fix-impact';
 import { isBrokerRemoval } from '../analyze/removal';
 import { findFights } from '../fights';
 import { findDrifts } from '../drift';
-import { compareTimes } from '../analyze/time';
+import { compareTimes, epochMicros } from '../analyze/time';
 import { diffAlerts, isFirstRun, sameAlertState } from '../alerts/diff';
 import { decodeAlertState, encodeAlertState } from '../alerts/state';
+import { advanceCoverage, type Coverage } from '../alerts/coverage';
+import { laterTime } from '../analyze/newest-event';
 import type { AlertEvent, AlertState } from '../alerts/types';
 import { alertStateKey, reportKey } from './bucket-layout';
 import type { Classification, FindingsDocument } from '../model/findings';
@@ -55,6 +57,15 @@ export interface AnalyzeRunDeps {
   linkSecret?: () => Promise<string>;
 }
 
+export interface RunOptions {
+  /**
+   * Read up to the newest facts present (the wall clock), not only to `now`, and end the
+   * window at the newest event read: a run asked for on evidence then covers every request
+   * queued behind it (lib/alerts/coverage.ts).
+   */
+  upToNewest?: boolean;
+}
+
 export interface ClusterRun {
   cluster: string;
   window: { from: string; to: string };
@@ -80,6 +91,8 @@ export interface ClusterRun {
   conflict: boolean;
   /** The cluster's run failed; the analyze handler reports its message as a batch item failure. */
   error?: string;
+  /** What this run covered (recorded in the state unless a wider run's is kept there). */
+  coverage?: Coverage;
 }
 
 const warningsOf = (warnings: string[]) => (warnings.length > 0 ? { warnings } : {});
@@ -90,10 +103,15 @@ const quiet: RunLogger = { info: () => undefined, warn: () => undefined };
  * One cluster's run. Never throws: a failure (damaged facts, a failed publish) is
  * returned as `error`, a lost race as `conflict`, so the caller decides what to retry.
  */
-export async function analyzeCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Promise<ClusterRun> {
+export async function analyzeCluster(
+  deps: AnalyzeRunDeps,
+  cluster: string,
+  now: Date,
+  opts: RunOptions = {},
+): Promise<ClusterRun> {
   const { config } = deps;
   try {
-    return await runCluster(deps, cluster, now);
+    return await runCluster(deps, cluster, now, opts);
   } catch (e) {
     const conflict = e instanceof AlertStateConflictError;
     if (conflict) {
@@ -177,7 +195,12 @@ async function flush(
   return { state: next, etag: current, sent };
 }
 
-async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Promise<ClusterRun> {
+async function runCluster(
+  deps: AnalyzeRunDeps,
+  cluster: string,
+  requested: Date,
+  opts: RunOptions,
+): Promise<ClusterRun> {
   const { config, s3 } = deps;
   const log = deps.logger ?? quiet;
   const stateKey = alertStateKey(config.layout, cluster);
@@ -197,12 +220,29 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
   }
   const republished = published.length;
 
+  const readFrom = new Date(
+    requested.getTime() - config.lookbackSeconds * 1000 - config.contextSeconds * 1000,
+  );
+  // Taken before the listing: facts written before it are read (lib/alerts/coverage.ts).
+  const readStartedAt = new Date();
+  const readTo = opts.upToNewest
+    ? new Date(Math.max(requested.getTime(), readStartedAt.getTime()))
+    : requested;
+  // Through the window snapshot: only facts objects the last run did not read are fetched.
+  const read = await readFactsThroughSnapshot(s3, config.bucket, config.layout, cluster, readFrom, readTo);
+  for (const n of snapshotNotices(read.snapshot)) log[n.level](n.message, { cluster, ...read.snapshot });
+  // What the run covers: up to the request's time, and on evidence up to the newest event read.
+  // At the millisecond, rounded up as evidence requests' times are (lib/alerts/evidence.ts),
+  // never past what was read.
+  const newestMs = read.newestEventAt ? Math.ceil(epochMicros(read.newestEventAt) / 1000) : NaN;
+  const coveredUntil =
+    laterTime(
+      requested.toISOString(),
+      Number.isFinite(newestMs) ? new Date(Math.min(newestMs, readTo.getTime())).toISOString() : null,
+    ) ?? requested.toISOString();
+  const now = opts.upToNewest ? new Date(coveredUntil) : requested;
   const window = windowOf(config, now);
   const windowStart = new Date(window.from);
-  const readFrom = new Date(windowStart.getTime() - config.contextSeconds * 1000);
-  // Through the window snapshot: only facts objects the last run did not read are fetched.
-  const read = await readFactsThroughSnapshot(s3, config.bucket, config.layout, cluster, readFrom, now);
-  for (const n of snapshotNotices(read.snapshot)) log[n.level](n.message, { cluster, ...read.snapshot });
   // "Active" against the newest event read, which the facts objects' headers carry.
   const analysis = { ...config.analysis, newestEventAt: read.newestEventAt };
   const result = analyzeFacts(read.facts, { ...analysis, since: window.from, until: window.to });
@@ -298,11 +338,17 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
 
   // The first run writes its state even when it found nothing: a later run then knows the
   // deployment has been watching, so a loop that a backfill brings in is news (diff.ts).
+  // The coverage changes every run, so every run writes the state (one PUT): a request
+  // queued behind this run is then skipped after one read (functions/analyze.ts).
+  const covered: AlertState = {
+    ...next,
+    ...advanceCoverage(state, { coveredUntil, readStartedAt: readStartedAt.toISOString() }),
+  };
   // Each alert names the raw records it rests on (found in the facts read: no extra reads).
   const sources = alertSources(events, read.facts);
-  if (events.length > 0 || !sameAlertState(state, next) || isFirstRun(state)) {
+  if (events.length > 0 || !sameAlertState(state, covered) || isFirstRun(state)) {
     const claimed: AlertState = {
-      ...next,
+      ...covered,
       pending: events.map((event) => ({
         event,
         window,
@@ -348,5 +394,6 @@ async function runCluster(deps: AnalyzeRunDeps, cluster: string, now: Date): Pro
     history,
     stateWritten,
     conflict: false,
+    coverage: { coveredUntil, readStartedAt: readStartedAt.toISOString() },
   };
 }

@@ -24,6 +24,8 @@ export const METRIC = {
   /** Evidence too old to analyse ahead of the schedule (a backfill, a late object). */
   evidenceLeftToSchedule: 'EvidenceLeftToSchedule',
   staleAnalysesSkipped: 'StaleAnalysesSkipped',
+  /** Requests a finished run already covered, skipped after one state read (lib/alerts/coverage.ts). */
+  analysesMerged: 'AnalysesMerged',
   findingsRowsWritten: 'FindingsRowsWritten',
   bucketSettingsMissing: 'BucketSettingsMissing',
   /**

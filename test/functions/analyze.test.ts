@@ -10,6 +10,7 @@ import { gzipSync } from 'zlib';
 import { startFauxqs, type Fauxqs } from '../support/fauxqs';
 import { createLocalStack, drainQueue, type LocalStack } from '../../lib/local-aws/local-stack';
 import { analysisRequestEvent, lambdaContext } from '../../lib/local-aws/local-lambda';
+import { encodeAnalysisRequest } from '../../lib/aws/analysis-queue';
 import { emptyAlertState } from '../../lib/alerts/diff';
 import { encodeAlertState } from '../../lib/alerts/state';
 import type { AnalyzeOutcome } from '../../functions/analyze';
@@ -62,11 +63,11 @@ describe('analyze handler', () => {
       .filter((l) => l.includes('"_aws"'))
       .map((l) => JSON.parse(l) as Record<string, unknown>);
 
-  async function stateEtag(): Promise<string | undefined> {
+  async function stateText(): Promise<Record<string, unknown>> {
     const res = await s3.send(
       new GetObjectCommand({ Bucket: BUCKET, Key: 'state/cluster=eks-a/alerts.json' }),
     );
-    return res.ETag;
+    return JSON.parse((await res.Body?.transformToString()) ?? '{}') as Record<string, unknown>;
   }
 
   it('takes the run time from the scheduled event, through the dispatch', async () => {
@@ -127,10 +128,34 @@ describe('analyze handler', () => {
     expect(await drainQueue(sqs, stack.alertsQueueUrl)).toHaveLength(0);
   });
 
-  it('writes a report every run but leaves an unchanged alert state alone', async () => {
-    const etag = await stateEtag();
+  it('writes a report every run, and in the alert state only what the run covered', async () => {
+    const before = await stateText();
+    // Queued before the run below begins reading: that run covers it.
+    const queuedBefore = analysisRequestEvent('eks-a', new Date('2026-11-02T11:44:00Z'));
     await handler(analysisRequestEvent('eks-a', new Date('2026-11-02T11:45:00Z')), lambdaContext('analyze'));
-    expect(await stateEtag()).toBe(etag);
+    const after = await stateText();
+    const { coveredUntil, readStartedAt, ...rest } = after;
+    expect(coveredUntil).toBe('2026-11-02T11:45:00.000Z');
+    expect(Date.parse(readStartedAt as string)).toBeGreaterThan(
+      Number(queuedBefore.Records[0]!.attributes.SentTimestamp),
+    );
+    const unstamped = (x: Record<string, unknown>) => ({
+      ...x,
+      updatedAt: '',
+      writtenBy: '',
+      coveredUntil: undefined,
+      readStartedAt: undefined,
+    });
+    expect(unstamped(rest)).toEqual(unstamped(before));
+    const merged = await handler(queuedBefore, lambdaContext('analyze'));
+    expect(merged.clusters).toMatchObject([{ cluster: 'eks-a', merged: true, report: null }]);
+    // Sent after that run began reading: its facts may be newer than the read, so it runs.
+    const sentAfter = await handler(
+      analysisRequestEvent('eks-a', new Date('2026-11-02T11:44:30Z')),
+      lambdaContext('analyze'),
+    );
+    expect(sentAfter.clusters[0]).not.toHaveProperty('merged');
+    expect(sentAfter.clusters[0]!.report).toMatch(/2026-11-02T11-44-30/);
     const reports = await s3.send(
       new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'reports/cluster=eks-a/' }),
     );
@@ -233,19 +258,35 @@ describe('analyze handler', () => {
     expect(res).toEqual({ batchItemFailures: [] });
   });
 
-  it('skips a request that waited in the queue longer than ANALYSIS_MAX_AGE', async () => {
-    const stale = analysisRequestEvent('eks-a', new Date('2026-11-02T12:05:00Z'));
-    stale.Records[0]!.attributes.SentTimestamp = String(Date.now() - 16 * 60_000);
-    const res = await handler(stale, lambdaContext('analyze'));
-    expect(res).toMatchObject({
-      batchItemFailures: [],
-      clusters: [{ cluster: 'eks-a', stale: true, report: null }],
-    });
-    const reports = await s3.send(
-      new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'reports/cluster=eks-a/' }),
-    );
-    expect(reports.Contents?.map((o) => o.Key)).not.toContain(
-      'reports/cluster=eks-a/2026-11-02T12-05-00.000Z.json',
-    );
-  });
+  // Its waiting time is judged by the clock the merge judges it by: the request's own sentAt
+  // (the sender's clock) when it has one, else SQS's SentTimestamp.
+  it.each([
+    ['SentTimestamp 16 min ago, no sentAt', undefined, 16, true, '12-05'],
+    ['sentAt 16 min ago, SentTimestamp now', 16, 0, true, '12-06'],
+    ['sentAt now, SentTimestamp 16 min ago', 0, 16, false, '12-07'],
+  ] as const)(
+    'skips a request that waited longer than ANALYSIS_MAX_AGE: %s',
+    async (_name, sentAtMinAgo, sentTimestampMinAgo, stale, minute) => {
+      const time = new Date(`2026-11-02T12:${minute.slice(3)}:00Z`);
+      const event = analysisRequestEvent('eks-a', time);
+      const record = event.Records[0]!;
+      if (sentAtMinAgo !== undefined)
+        record.body = encodeAnalysisRequest({
+          cluster: 'eks-a',
+          time: time.toISOString(),
+          sentAt: new Date(Date.now() - sentAtMinAgo * 60_000).toISOString(),
+        });
+      record.attributes.SentTimestamp = String(Date.now() - sentTimestampMinAgo * 60_000);
+      const res = await handler(event, lambdaContext('analyze'));
+      expect(res.batchItemFailures).toEqual([]);
+      expect(res.clusters).toHaveLength(1);
+      expect(res.clusters[0]!.stale ?? false).toBe(stale);
+      const reports = await s3.send(
+        new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'reports/cluster=eks-a/' }),
+      );
+      const key = `reports/cluster=eks-a/2026-11-02T${minute}-00.000Z.json`;
+      if (stale) expect(reports.Contents?.map((o) => o.Key)).not.toContain(key);
+      else expect(reports.Contents?.map((o) => o.Key)).toContain(key);
+    },
+  );
 });

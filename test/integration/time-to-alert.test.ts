@@ -4,6 +4,8 @@
 // every 5 minutes of that clock, as EventBridge would. The loop-started alert must be
 // published by the ingest of the object that holds the loop's third recreation (the ingest
 // asks for the cluster's analysis on the analysis queue), not by the next schedule.
+// Only Date is faked: fauxqs stamps SentTimestamp by the real clock, so the requests' own
+// `sentAt` (the test's clock) is what the stale check and the merge read.
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { performance } from 'perf_hooks';
 import { driveSqsHandler, uploadObject } from '../../lib/local-aws/local-stack';
@@ -101,7 +103,7 @@ describe('time to alert: the ingest asks for the analysis (fauxqs, test clock)',
     const holding = Math.floor((thirdAt - t0) / BUFFER_MS);
 
     const published: Published[] = [];
-    const requested: { object: number; time: string }[] = [];
+    const requested: { object: number; time: string; sentAt?: string; clockMs: number }[] = [];
     const analyses: ClusterSummary[] = [];
     const ingestMs: number[] = [];
     const analyzeMs: number[] = [];
@@ -144,7 +146,10 @@ describe('time to alert: the ingest asks for the analysis (fauxqs, test clock)',
         env.stack.analysisQueueUrl,
         env.stack.analysisQueueArn,
         async (e, c) => {
-          for (const r of e.Records) requested.push({ object: k, time: parseAnalysisRequest(r.body).time });
+          for (const r of e.Records) {
+            const { time, sentAt } = parseAnalysisRequest(r.body);
+            requested.push({ object: k, time, ...(sentAt ? { sentAt } : {}), clockMs: Date.now() });
+          }
           const out = await analyzeBatch(e, c);
           analyses.push(...out.clusters);
           return { batchItemFailures: out.batchItemFailures };
@@ -172,6 +177,10 @@ describe('time to alert: the ingest asks for the analysis (fauxqs, test clock)',
       members.slice(0, 2).every((r) => Date.parse(r.deletedPod.deletedAt) < t0 + holding * BUFFER_MS),
     ).toBe(true);
     expect(analyses.every((a) => a.error === undefined && !a.conflict)).toBe(true);
+    // One clock: each request says it was sent at the test's clock (not fauxqs' SentTimestamp,
+    // today's real time), and the stale check and the merge both judge it by that.
+    expect(requested.every((r) => r.sentAt !== undefined && Date.parse(r.sentAt) === r.clockMs)).toBe(true);
+    expect(analyses.filter((a) => a.stale)).toEqual([]);
     const latency = start.clockMs - thirdAt;
     expect(latency).toBeLessThanOrEqual(BUFFER_MS + DELIVERY_MS);
     // Alone, the schedule would have alerted at its first tick after the object landed.
