@@ -77,7 +77,7 @@ describe('osls package with eksClusters and reservedConcurrency=true (offline)',
     const s3 = stream.ExtendedS3DestinationConfiguration as Json;
     expect(stream.DeliveryStreamName).toBe('koperator-audit-test-eks');
     expect(s3.Prefix).toBe('logs/_eks/');
-    expect(s3.BufferingHints).toEqual({ IntervalInSeconds: 60, SizeInMBs: 5 });
+    expect(s3.BufferingHints).toEqual({ IntervalInSeconds: 0, SizeInMBs: 5 });
     // The stack's own bucket, by its constructed name (a Ref would close a dependency cycle).
     expect(JSON.stringify(s3.BucketARN)).toContain(
       '"Fn::If":["CreateBucket",{"Fn::Join":["-",["koperator-audit","test"',
