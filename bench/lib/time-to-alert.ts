@@ -19,13 +19,13 @@ import type { AlertMessage } from '../../lib/notify/message';
 import { parseAnalysisRequest } from '../../lib/aws/analysis-queue';
 import { buildS3Notification } from '../../lib/aws/s3-events';
 import { startFauxqs, type Fauxqs } from '../../lib/local-aws/fauxqs-server';
+import { pointHandlersAt } from '../../lib/local-aws/handler-env';
 import {
   createLocalStack,
   drainQueue,
   localClients,
   receiveBatch,
   type LocalClients,
-  type LocalStack,
 } from '../../lib/local-aws/local-stack';
 import {
   lambdaContext,
@@ -322,21 +322,6 @@ const objectsOf = (cluster: string, cuts: readonly Cut[]): SimObject[] =>
     etag: '',
   }));
 
-function handlerEnvFor(fx: Fauxqs, stack: LocalStack): void {
-  Object.assign(process.env, {
-    AWS_REGION: fx.region,
-    AWS_ACCESS_KEY_ID: 'test',
-    AWS_SECRET_ACCESS_KEY: 'test',
-    AWS_ENDPOINT_URL: fx.endpoint,
-    KOPERATOR_AUDIT_S3_PATH_STYLE: 'true',
-    BUCKET: stack.bucket,
-    TOPIC_ARN: stack.topicArn,
-    ANALYSIS_QUEUE_URL: stack.analysisQueueUrl,
-    POWERTOOLS_LOG_LEVEL: process.env.TTA_LOG_LEVEL ?? 'SILENT',
-    POWERTOOLS_METRICS_DISABLED: 'true',
-  });
-}
-
 /** One load, simulated. */
 async function runLoad(
   fx: Fauxqs,
@@ -350,7 +335,7 @@ async function runLoad(
   const start = '2026-11-02T06:00:00Z';
   const startMs = RealDate.parse(start);
   const stack = await createLocalStack(c, { bucket: `tta-${index}-${load.name}`, prefix: `tta-${index}` });
-  handlerEnvFor(fx, stack);
+  pointHandlersAt(fx, stack, { POWERTOOLS_LOG_LEVEL: process.env.TTA_LOG_LEVEL ?? 'SILENT' });
   const ingest = (await import('../../functions/ingest')).handler as Handler;
   const { analyzeBatch } = await import('../../functions/analyze');
   const dispatch = (await import('../../functions/dispatch-analysis')).handler as (

@@ -3,7 +3,8 @@
 // custom resource's role allowed exactly the filter calls on them, nothing per cluster.
 import { parseEksClusters } from '../../lib/deploy/eks-clusters';
 import { parseEksOperatorLogs, namedOperatorLogGroups } from '../../lib/deploy/eks-operator-logs';
-import { eksShippingTemplate, type EksShippingInput } from '../../lib/deploy/eks-shipping';
+import { eksShippingTemplate } from '../../lib/deploy/eks-shipping';
+import { eksInput } from './eks-input';
 import {
   operatorLogFilterPattern,
   patternMatches,
@@ -85,25 +86,7 @@ describe('operatorLogFilterPattern', () => {
 });
 
 describe('the EKS resources with operator logs', () => {
-  const base: EksShippingInput = {
-    service: 'koperator-audit',
-    stage: 'prod',
-    clusters,
-    bucket: { Ref: 'LogsBucket' },
-    logsPrefix: 'logs/',
-    bufferIntervalSeconds: 60,
-    bufferSizeMiB: 5,
-    filterPattern: '{ $.verb != "get" }',
-    silenceHours: 6,
-    alarmActions: [],
-    kmsCondition: 'UseKms',
-    kmsKeyArn: '',
-    logGroupsFunction: 'EksLogGroupsLambdaFunction',
-    statePrefix: 'state/',
-    bucketPolicyCondition: 'PolicyOnExistingBucket',
-    errorLogRetentionDays: 30,
-    logGroupRetentionDays: 14,
-  };
+  const base = eksInput('prod-eu,prod_us,batch', { alarmActions: [] });
   const statement = (t: ReturnType<typeof eksShippingTemplate>, sid: string) =>
     (
       (

@@ -3,37 +3,16 @@
 // subscribes every listed log group, an alarm per nine clusters; roles that reach exactly
 // the fleet's prefix, its stream and EKS control-plane log groups.
 import { parseEksClusters } from '../../lib/deploy/eks-clusters';
+import { eksInput } from './eks-input';
 import {
   CLUSTERS_PER_ALARM,
   deliveryErrorLog,
   eksShippingTemplate,
-  type EksShippingInput,
 } from '../../lib/deploy/eks-shipping';
 
 type Json = Record<string, unknown>;
 
-function input(clusters: string, extra: Partial<EksShippingInput> = {}): EksShippingInput {
-  return {
-    service: 'koperator-audit',
-    stage: 'prod',
-    clusters: parseEksClusters(clusters),
-    bucket: { Ref: 'LogsBucket' },
-    logsPrefix: 'logs/',
-    bufferIntervalSeconds: 60,
-    bufferSizeMiB: 5,
-    filterPattern: '{ $.verb != "get" }',
-    silenceHours: 6,
-    alarmActions: [{ Ref: 'AlarmTopic' }],
-    kmsCondition: 'UseKms',
-    kmsKeyArn: '',
-    logGroupsFunction: 'EksLogGroupsLambdaFunction',
-    statePrefix: 'state/',
-    bucketPolicyCondition: 'PolicyOnExistingBucket',
-    errorLogRetentionDays: 30,
-    logGroupRetentionDays: 14,
-    ...extra,
-  };
-}
+const input = eksInput;
 
 const props = (r: unknown): Json => (r as { Properties: Json }).Properties;
 const text = (v: unknown): string => JSON.stringify(v);

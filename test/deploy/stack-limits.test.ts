@@ -1,8 +1,8 @@
 // AWS's static limits (lib/deploy/stack-limits.ts) on templates and params: each limit met
 // at its edge, each one broken naming the parameter, and deploy-time values counted at
 // their longest.
+import { eksInput } from './eks-input';
 import { eksShippingTemplate } from '../../lib/deploy/eks-shipping';
-import { parseEksClusters } from '../../lib/deploy/eks-clusters';
 import {
   concurrencyProblems,
   environmentBytes,
@@ -141,25 +141,9 @@ describe('templateLimitProblems', () => {
     ],
   ])('holds the shipping template of %i clusters to the limits', (n, expected) => {
     const bucket = CREATED_BUCKET_NAME;
-    const t = eksShippingTemplate({
-      service: 'koperator-audit',
-      stage: 'test',
-      clusters: parseEksClusters(eksClusterNames(n)),
-      bucket,
-      logsPrefix: 'logs/',
-      bufferIntervalSeconds: 60,
-      bufferSizeMiB: 5,
-      filterPattern: '{ $.verb != "get" }',
-      silenceHours: 6,
-      alarmActions: [],
-      kmsCondition: 'UseKms',
-      kmsKeyArn: '',
-      logGroupsFunction: 'EksLogGroupsLambdaFunction',
-      statePrefix: 'state/',
-      bucketPolicyCondition: 'PolicyOnExistingBucket',
-      errorLogRetentionDays: 30,
-      logGroupRetentionDays: 30,
-    }) as unknown as LimitsTemplate;
+    const t = eksShippingTemplate(
+      eksInput(eksClusterNames(n), { stage: 'test', bucket, alarmActions: [], logGroupRetentionDays: 30 }),
+    ) as unknown as LimitsTemplate;
     const found = templateLimitProblems(t, ctx);
     if (expected === null) expect(found).toEqual([]);
     else expect(found).toEqual([expect.stringMatching(expected)]);

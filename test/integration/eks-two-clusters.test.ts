@@ -10,6 +10,7 @@
 // One cluster's operator logs come the same way (eksOperatorLogs: Container Insights'
 // application group, its Fluent Bit records filtered to the operator's container), the
 // other's from a folder, as before: both must reach their cluster's analysis.
+import { eksInput } from '../deploy/eks-input';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { driveSqsHandler, uploadObject } from '../../lib/local-aws/local-stack';
@@ -62,27 +63,17 @@ describe('two EKS clusters onboarded by one parameter (fauxqs)', () => {
   /** The cluster whose operator logs come through Container Insights and the stream. */
   const VIA_STREAM = CLUSTERS[1]![0];
   const operatorShipped = { kept: 0, dropped: 0 };
-  const template = eksShippingTemplate({
-    service: 'koperator-audit',
-    stage: 'test',
-    clusters,
-    bucket: BUCKET,
-    logsPrefix: 'logs/',
-    bufferIntervalSeconds: 60,
-    bufferSizeMiB: 5,
-    filterPattern: renderPattern(pattern),
-    operatorLogGroups: parseEksOperatorLogs('containerinsights', clusters),
-    operatorFilterPattern: renderPattern(operatorPattern),
-    silenceHours: 6,
-    alarmActions: [],
-    kmsCondition: 'UseKms',
-    kmsKeyArn: '',
-    logGroupsFunction: 'EksLogGroupsLambdaFunction',
-    statePrefix: 'state/',
-    bucketPolicyCondition: 'PolicyOnExistingBucket',
-    errorLogRetentionDays: 30,
-    logGroupRetentionDays: 30,
-  });
+  const template = eksShippingTemplate(
+    eksInput(CLUSTERS.map(([c]) => c).join(','), {
+      stage: 'test',
+      bucket: BUCKET,
+      filterPattern: renderPattern(pattern),
+      operatorLogGroups: parseEksOperatorLogs('containerinsights', clusters),
+      operatorFilterPattern: renderPattern(operatorPattern),
+      alarmActions: [],
+      logGroupRetentionDays: 30,
+    }),
+  );
   /** What the template gives the fleet: the log groups its custom resource subscribes, the stream's prefix and name. */
   const subscriptions = template.Resources.EksSubscriptions!.Properties as {
     LogGroupNames: string[];

@@ -8,6 +8,7 @@ import { listObjects } from '../../lib/aws/backfill';
 import { buildS3Notification } from '../../lib/aws/s3-events';
 import { createLocalStack, drainQueue, type LocalStack } from '../../lib/local-aws/local-stack';
 import { snsEventFromEnvelope } from '../../lib/local-aws/local-lambda';
+import { pointHandlersAt } from '../../lib/local-aws/handler-env';
 import { runSchedule, type ScheduleRun } from '../../lib/local-aws/local-schedule';
 import type { ClusterSummary } from '../../functions/analyze';
 import type { Fauxqs } from '../support/fauxqs';
@@ -27,19 +28,7 @@ export interface Env {
 
 /** Points the handlers (their SDK clients read these) at the emulator, as the local pipeline does. */
 export function handlerEnv(fx: Fauxqs, stack: LocalStack, extra: Record<string, string> = {}): void {
-  Object.assign(process.env, {
-    AWS_REGION: fx.region,
-    AWS_ACCESS_KEY_ID: 'test',
-    AWS_SECRET_ACCESS_KEY: 'test',
-    AWS_ENDPOINT_URL: fx.endpoint,
-    KOPERATOR_AUDIT_S3_PATH_STYLE: 'true',
-    BUCKET: stack.bucket,
-    TOPIC_ARN: stack.topicArn,
-    ANALYSIS_QUEUE_URL: stack.analysisQueueUrl,
-    POWERTOOLS_LOG_LEVEL: 'ERROR',
-    POWERTOOLS_METRICS_DISABLED: 'true',
-    ...extra,
-  });
+  pointHandlersAt(fx, stack, extra);
 }
 
 export async function deploy(fx: Fauxqs, bucket: string): Promise<Env> {
