@@ -21,6 +21,7 @@ const MESSAGES: Readonly<Record<LogRole, readonly string[]>> = {
   specChanged: [MSG.specChanged],
   resourceUpdated: [MSG.resourceUpdated],
   resourceCreated: [MSG.resourceCreated],
+  orderOnlyInSync: [],
 };
 
 const ROLE_OF_MESSAGE: ReadonlyMap<string, LogRole> = new Map(

@@ -1,10 +1,10 @@
 // The operators replayed exactly, by identity (lib/operators/profile.ts), and what the ingest
 // and the fact store ask of all of them at once. Light: no diff code (see analysis-registry.ts).
-// With koperator alone, every answer here is koperator's own.
 import { KOPERATOR } from '../koperator/profile';
+import { NIFIKOP } from '../nifikop/profile';
 import type { LogRole, OperatorIdentity } from './profile';
 
-export const OPERATORS: readonly OperatorIdentity[] = [KOPERATOR];
+export const OPERATORS: readonly OperatorIdentity[] = [KOPERATOR, NIFIKOP];
 
 /** The identity of the operator `id`: koperator when none is named (a finding without `operator`). */
 export function identityOf(id = 'koperator'): OperatorIdentity {

@@ -155,6 +155,7 @@ describe('an operator whose steps change by version (a NiFiKop-like table)', () 
       step('1.15.0', 'linkerd merged; order-only patches in sync'),
     ],
     fixedVersion: '1.15.0',
+    intent: () => ({ changed: false, patch: {}, fields: [] }),
     lastAppliedOf: (desired) => desired,
     loopRecommendation: () => '',
   };
