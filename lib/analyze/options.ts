@@ -25,6 +25,11 @@ export interface AnalysisOptions {
    * always is: drift severity `autoscaler`, and the reverts summary.fixImpact counts avoidable.
    */
   autoscalerUsers?: string[];
+  /**
+   * Each replayed operator's version where known (`--nifikop-version`), by profile id: its
+   * steps replay it. Unknown, NiFiKop is taken to be of its newest steps and findings say so.
+   */
+  operatorVersions?: Record<string, string>;
 }
 
 export function defaultAnalysisOptions(): AnalysisOptions {

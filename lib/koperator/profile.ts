@@ -32,6 +32,7 @@ const ROLE_OF_MESSAGE: ReadonlyMap<string, LogRole> = new Map(
 
 export const KOPERATOR: OperatorIdentity = {
   id: 'koperator',
+  findingKeys: { cluster: 'kafkaCluster', unit: 'brokerId' },
   cr: {
     group: 'kafka.banzaicloud.io',
     kind: 'KafkaCluster',

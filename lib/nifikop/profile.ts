@@ -7,6 +7,7 @@ import { mayBeNifikopPod, nifiClusterOwner, nodeConfigSecretName, nodeOfPod, nod
 
 export const NIFIKOP: OperatorIdentity = {
   id: 'nifikop',
+  findingKeys: { cluster: 'nifiCluster', unit: 'nodeId' },
   cr: {
     group: 'nifi.konpyutaika.com',
     kind: 'NifiCluster',

@@ -36,6 +36,8 @@ export interface UnitIdentity {
 export interface OperatorIdentity {
   /** Short name: `koperator`, `nifikop`; findings of another than koperator carry it as `operator`. */
   readonly id: string;
+  /** The keys findings name its cluster and member by (findings-contract.md). */
+  readonly findingKeys: { readonly cluster: string; readonly unit: string };
   /** The operator's cluster custom resource. */
   readonly cr: {
     readonly group: string;

@@ -152,5 +152,7 @@ export function nifiNodePod(spec: NifiClusterSpec, nodeId: string): Pod {
     },
   };
   if (spec.initContainers.length > 0) pod.spec!.initContainers = [...spec.initContainers].sort(byName);
+  // Go marshals a corev1.Pod with `"status":{}`: the last-applied annotation keeps it.
+  pod.status = {};
   return JSON.parse(JSON.stringify(pod)) as Pod;
 }
