@@ -86,7 +86,10 @@ export function classifyDeletion(
     else {
       // Replayed by version: the running version's answer and the newest's, and each range's.
       byVersion = restartByVersion(ANALYSIS, states.original, states.modified, states.current);
-      wouldRestart = sharedVerdict(three.changed, op.newest.decide(states.original, states.modified, states.current).changed);
+      wouldRestart = sharedVerdict(
+        three.changed,
+        op.newest.decide(states.original, states.modified, states.current).changed,
+      );
     }
   }
   if (op.assumedNote) evidence.push(op.assumedNote);
@@ -269,8 +272,31 @@ function configChangeEvidence(inc: Incarnation, tl: ClusterFacts, OPERATOR: Oper
       (!from || compareTimes(w.at, from) > 0) &&
       compareTimes(w.at, until) <= 0,
   );
+  if (!write) return configOutOfSyncEvidence(inc, tl, OPERATOR);
   return write
     ? `${KIND_OF_CONFIG[OPERATOR.unitConfig.resource] ?? OPERATOR.unitConfig.resource} ${cmName} ${write.verb} by ${actorOf(write)} at ${write.at} (audit ${write.auditID})`
+    : null;
+}
+
+/** A status write that set the member ConfigOutOfSync during the pod's life (NiFiKop's CR status). */
+function configOutOfSyncEvidence(
+  inc: Incarnation,
+  tl: ClusterFacts,
+  OPERATOR: OperatorIdentity,
+): string | null {
+  const broker = inc.broker!;
+  const from = inc.createdAt;
+  const until = inc.deletion!.at;
+  const w = tl.kafkaClusterWrites.find(
+    (x) =>
+      x.configOutOfSync?.includes(broker.brokerId) === true &&
+      x.namespace === inc.namespace &&
+      x.name === broker.kafkaCluster &&
+      (!from || compareTimes(x.at, from) > 0) &&
+      compareTimes(x.at, until) <= 0,
+  );
+  return w
+    ? `${OPERATOR.cr.kind} ${broker.kafkaCluster} status: ${wordsOf(OPERATOR.id).unit} ${broker.brokerId} ConfigOutOfSync, by ${actorOf(w)} at ${w.at} (audit ${w.auditID})`
     : null;
 }
 

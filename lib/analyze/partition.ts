@@ -15,7 +15,6 @@ import { OPERATORS, logRoleOf } from '../operators/registry';
 import { sortWithKeys } from './sort-by-key';
 import { factTime, parseMaybeJson } from './timeline';
 
-
 export interface Part {
   /** Pod facts, as store indices, in the timeline's order. */
   pods: number[];

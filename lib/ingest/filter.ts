@@ -21,6 +21,7 @@ import {
   CR_TEXT_PIECES,
   hasMarkerText,
   isOperatorPodName,
+  isKeptCrWrite,
   isUnitConfigWrite,
   mayBeOperatorPod,
   UNIT_CONFIG_RESOURCES,
@@ -33,7 +34,7 @@ import { IGNORED_RESOURCES, isBuiltinPodController, isFightObjectWrite } from '.
  * faster: a necessary condition all the same, only with a few more records left to the parser.
  * With koperator alone: /ods|gmaps|fkaclus|msg/.
  */
-const RELEVANT_WORD = new RegExp(['ods', 'gmaps', ...CR_TEXT_PIECES, 'msg'].join('|'));
+const RELEVANT_WORD = new RegExp(['ods', 'gmaps', 'crets', ...CR_TEXT_PIECES, 'msg'].join('|'));
 
 const READ_VERBS = new Set(['get', 'list', 'watch']);
 
@@ -49,7 +50,7 @@ export function isRelevantAuditEvent(ev: AuditEvent): boolean {
   const resource = ref?.resource;
   if (resource === undefined || READ_VERBS.has(ev.verb)) return false;
   if (resource === 'pods') return !isForeignPodWrite(ev);
-  if (CR_RESOURCES.has(resource)) return !ref?.subresource;
+  if (CR_RESOURCES.has(resource)) return isKeptCrWrite(resource, ref?.subresource);
   if (UNIT_CONFIG_RESOURCES.has(resource))
     return typeof ref?.name === 'string' && isUnitConfigWrite(resource, ref.name);
   return (

@@ -8,7 +8,12 @@
 // It is kept as a tree so that the tests can evaluate it against audit events, under both
 // readings of the one rule AWS does not document: whether `!=` matches a missing field.
 import { IGNORED_RESOURCES } from '../fights/relevance';
-import { CR_RESOURCES, OWN_RESOURCE_FOLDS, UNIT_CONFIG_RESOURCES } from '../operators/registry';
+import {
+  CR_RESOURCES,
+  CR_STATUS_KEPT,
+  OWN_RESOURCE_FOLDS,
+  UNIT_CONFIG_RESOURCES,
+} from '../operators/registry';
 
 export type Pattern =
   | { op: '='; field: string; value: string }
@@ -66,7 +71,12 @@ export function auditFilterPattern(): Pattern {
     or(
       eq(RESOURCE, 'pods'),
       ...[...UNIT_CONFIG_RESOURCES].map((r) => eq(RESOURCE, r)),
-      ...[...CR_RESOURCES].map((r) => and(eq(RESOURCE, r), { op: 'NOT EXISTS', field: SUBRESOURCE })),
+      ...[...CR_RESOURCES].map((r) =>
+        // A CR whose status is kept ships every subresource of it (a superset; the pattern is short).
+        CR_STATUS_KEPT.has(r)
+          ? eq(RESOURCE, r)
+          : and(eq(RESOURCE, r), { op: 'NOT EXISTS', field: SUBRESOURCE }),
+      ),
       and(
         ...excludedResources().map((r) => ne(RESOURCE, r)),
         or({ op: 'NOT EXISTS', field: SUBRESOURCE }, eq(SUBRESOURCE, 'scale')),

@@ -87,6 +87,12 @@ export interface PodWriteFact extends AuditFactBase {
 /** A write to a KafkaCluster custom resource (usually logged at Metadata level). */
 export interface KafkaClusterWriteFact extends AuditFactBase {
   type: 'kafkacluster';
+  /**
+   * On a kept `status` write (NiFiKop's NifiCluster): the members its body sets to
+   * `ConfigOutOfSync` (`status.nodesState.<id>.configurationState`), the cause of a config
+   * restart; nothing else of the body is kept. Absent where the level shows no body.
+   */
+  configOutOfSync?: string[];
 }
 
 /** A write to a ConfigMap (metadata only; never its data). */

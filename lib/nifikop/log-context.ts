@@ -25,6 +25,8 @@ export const NIFIKOP_MESSAGES: Readonly<Record<LogRole, readonly string[]>> = {
 };
 
 export function nifikopRoleOf(msg: string): LogRole | null {
+  // Called on any fact's `msg`, which only operator lines have.
+  if (typeof msg !== 'string') return null;
   if (msg === NIFIKOP_MSG.resourceDiffs) return 'resourceDiffs';
   if (msg.startsWith(NIFIKOP_MSG.deletingPod) && msg.length > NIFIKOP_MSG.deletingPod.length)
     return 'unitPodDeleted';

@@ -26,7 +26,10 @@ export function beforeAndAfterFix(a: OperatorAnalysis): { before: DiffVersion; f
  * else, for an operator whose profile says so (NiFiKop), the newest, `assumed` (the finding says
  * so); else those before the fix (koperator: the version its loops are found in).
  */
-export function runningSteps(a: OperatorAnalysis, version?: string): { steps: DiffVersion; assumed: boolean } {
+export function runningSteps(
+  a: OperatorAnalysis,
+  version?: string,
+): { steps: DiffVersion; assumed: boolean } {
   if (version !== undefined) return { steps: stepsAt(a, version), assumed: false };
   if (a.assumeNewest) return { steps: a.diffVersions[a.diffVersions.length - 1], assumed: true };
   return { steps: stepsBefore(a, a.fixedVersion), assumed: false };
@@ -40,12 +43,16 @@ export function restartByVersion(
   current: unknown,
 ): Record<string, boolean> {
   const out: Record<string, boolean> = {};
-  for (const v of a.diffVersions) out[v.label ?? v.since ?? 'oldest'] = v.decide(original, modified, current).changed;
+  for (const v of a.diffVersions)
+    out[v.label ?? v.since ?? 'oldest'] = v.decide(original, modified, current).changed;
   return out;
 }
 
 /** The first version range from which none restarts, given each recreation's answers; null if none. */
-export function firstStoppingRange(a: OperatorAnalysis, answers: ReadonlyArray<Record<string, boolean>>): string | null {
+export function firstStoppingRange(
+  a: OperatorAnalysis,
+  answers: ReadonlyArray<Record<string, boolean>>,
+): string | null {
   const labels = a.diffVersions.map((v) => v.label ?? v.since ?? 'oldest');
   for (let i = 0; i < labels.length; i++)
     if (labels.slice(i).every((l) => answers.every((ans) => ans[l] === false))) return labels[i];

@@ -28,6 +28,16 @@ export function isOperatorPodName(name: string): boolean {
 /** Every operator's cluster CR, by the audit objectRef's `resource`. */
 export const CR_RESOURCES: ReadonlySet<string> = new Set(OPERATORS.map((op) => op.cr.resource));
 
+/** The CRs whose `status` writes are kept (NiFiKop's: each node's ConfigurationState). */
+export const CR_STATUS_KEPT: ReadonlySet<string> = new Set(
+  OPERATORS.filter((op) => op.cr.keepStatus).map((op) => op.cr.resource),
+);
+
+/** Whether a write to an operator's CR (`resource`, `subresource`) is kept: the CR itself, or a status it keeps. */
+export function isKeptCrWrite(resource: string, subresource: string | null | undefined): boolean {
+  return !subresource || (subresource === 'status' && CR_STATUS_KEPT.has(resource));
+}
+
 /** Every resource of the operators' own APIs (never a fight's). */
 export const OWN_RESOURCES: readonly string[] = OPERATORS.flatMap((op) => op.ownResources);
 

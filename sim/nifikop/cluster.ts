@@ -150,9 +150,9 @@ export function nifiNodePod(spec: NifiClusterSpec, nodeId: string): Pod {
         },
       },
     },
+    // Go marshals the zero PodStatus as {}: the last-applied annotation keeps it.
+    status: {},
   };
   if (spec.initContainers.length > 0) pod.spec!.initContainers = [...spec.initContainers].sort(byName);
-  // Go marshals a corev1.Pod with `"status":{}`: the last-applied annotation keeps it.
-  pod.status = {};
   return JSON.parse(JSON.stringify(pod)) as Pod;
 }

@@ -141,14 +141,14 @@ describe('pre-filter on the record text', () => {
       // Reads are recognised by their top-level verb, which wrapped events do not expose.
       const wrapped = container === 'fluent-bit-log' || container.startsWith('aks-');
       const provable =
-        !/pods|configmaps|kafkacluster/.test(body) ||
+        !/pods|configmaps|secrets|kafkacluster|nificluster/.test(body) ||
         (!wrapped && ['get', 'list', 'watch'].includes(ev.verb)) ||
         // another team's pod, told by the name in its URI and no koperator word anywhere
         (!wrapped &&
           ev.objectRef?.resource === 'pods' &&
           ev.verb !== 'create' &&
           brokerOfPodName(ev.objectRef.name ?? '') === null &&
-          !/afka|brokerId/.test(body));
+          !/afka|brokerId|nifi|Nifi|-node/.test(body));
       expect([ev.verb, ev.objectRef?.resource, irrelevantEvents(body, false)]).toEqual([
         ev.verb,
         ev.objectRef?.resource,

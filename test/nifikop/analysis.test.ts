@@ -28,7 +28,10 @@ function simulate(version: string, hooks: WebhookDef[]) {
     logStyle: 'current',
   });
   for (const h of hooks) world.installWebhook(h, ['nifi'], START);
-  const op = new NifikopOperator(world, nifiClusterSpec('search-nifi', { nodes: ['2'] }), { version, debug: true });
+  const op = new NifikopOperator(world, nifiClusterSpec('search-nifi', { nodes: ['2'] }), {
+    version,
+    debug: true,
+  });
   const { readyAt } = op.createNode('2', START + 10 * SEC);
   op.run('2', readyAt + 5 * SEC, readyAt + 5 * MIN);
   const facts: Fact[] = [];
@@ -81,10 +84,18 @@ describe('NiFiKop replayed by the analysis', () => {
       stoppedByVersion: stops,
     });
     const doc = JSON.parse(renderJson({ recreations, loops, summary: {} }));
-    expect(doc.recreations[0]).toMatchObject({ operator: 'nifikop', nifiCluster: 'search-nifi', nodeId: '2' });
+    expect(doc.recreations[0]).toMatchObject({
+      operator: 'nifikop',
+      nifiCluster: 'search-nifi',
+      nodeId: '2',
+    });
     expect(doc.recreations[0]).not.toHaveProperty('kafkaCluster');
     expect(doc.recreations[0].wouldRestart).toEqual(op.recreations[0].wouldRestart);
-    expect(doc.loops[0]).toMatchObject({ operator: 'nifikop', nifiCluster: 'search-nifi', stoppedByVersion: stops });
+    expect(doc.loops[0]).toMatchObject({
+      operator: 'nifikop',
+      nifiCluster: 'search-nifi',
+      stoppedByVersion: stops,
+    });
   });
 
   it('says the version was assumed when it is not given', () => {
@@ -92,6 +103,8 @@ describe('NiFiKop replayed by the analysis', () => {
     const { recreations } = analyzeFacts(facts, defaultAnalysisOptions());
     expect(recreations.length).toBeGreaterThan(0);
     for (const r of recreations)
-      expect(r.evidence).toContain('NiFiKop version unknown (no --nifikop-version): replayed as >=1.15, its newest');
+      expect(r.evidence).toContain(
+        'NiFiKop version unknown (no --nifikop-version): replayed as >=1.15, its newest',
+      );
   });
 });
