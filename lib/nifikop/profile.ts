@@ -37,8 +37,10 @@ export const NIFIKOP: OperatorIdentity = {
     unitOfPodName: nodeOfPodName,
     crOwner: nifiClusterOwner,
     mayBeOperatorPod: mayBeNifikopPod,
-    // app=nifi, nifi_cr, an owner of kind NifiCluster, a name `…-node…`: `nifi`/`Nifi` or `-node`.
-    markerTexts: ['nifi', 'Nifi', '-node'],
+    // app=nifi, nifi_cr, an owner of kind NifiCluster: `nifi`/`Nifi`. A name is read from the
+    // objectRef (unitOfPodName), as koperator's is; `-node` would also match every EKS node
+    // role's ARN in the user's extra, and parse every kubelet write for nothing.
+    markerTexts: ['nifi', 'Nifi'],
   },
   logs: {
     roleOf: nifikopRoleOf,
