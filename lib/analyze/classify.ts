@@ -14,7 +14,8 @@ import type { AnalysisOptions } from './options';
 import { attributeField } from './attribution';
 import { DEFAULT_ENV_ALLOWLIST, redactField } from './redact';
 import { sharedFields, sharedText, sharedVerdict } from './shared-parts';
-import { reconstructStates, isObject, type PodStates } from './states';
+import { reconstructStates, isObject, MODIFIED_FROM_LOG, type PodStates } from './states';
+import { diffFields } from '../k8s/field-diff';
 import { firstReadyAt } from './readiness';
 import { compareTimes, secondsBetween } from './time';
 import type { ClusterFacts, Incarnation } from './timeline';
@@ -83,7 +84,13 @@ export function classifyDeletion(
     three = op.running.decide(states.original, states.modified, states.current);
     intent = ANALYSIS.intent(states.original, states.modified);
     if (broker.operator === undefined) wouldRestart = sharedVerdict(three.changed, intent.changed);
-    else {
+    else if (states.notes.includes(MODIFIED_FROM_LOG)) {
+      // An operator replayed by version logs its pods after its version's steps (NiFiKop: objectmatcher's
+      // Modified and Current): no other range can be replayed from them, and what a step copied
+      // from the live pod into the desired one is no change of the cluster resource.
+      intent = withoutCopiedFromLive(intent, states.modified, states.current);
+      wouldRestart = sharedVerdict(three.changed, three.changed);
+    } else {
       // Replayed by version: the running version's answer and the newest's, and each range's.
       byVersion = restartByVersion(ANALYSIS, states.original, states.modified, states.current);
       wouldRestart = sharedVerdict(
@@ -203,6 +210,17 @@ export function classifyDeletion(
     [],
     ['three-way diff empty, no taint, no terminated container, no configuration change seen'],
   );
+}
+
+/** The intent diff less the fields whose desired value the live pod already holds. */
+function withoutCopiedFromLive(intent: DiffDecision, modified: unknown, current: unknown): DiffDecision {
+  if (!intent.changed || intent.fields.length === 0) return intent;
+  const differs = diffFields(modified, current).map((f) => f.path);
+  // A field the live pod holds at and below its path as declared was copied from it; a list's
+  // order (reported on the list) is no difference of the elements the steps copied into it.
+  const below = (p: string, q: string) => p === q || q.startsWith(`${p}.`) || q.startsWith(`${p}[`);
+  const fields = intent.fields.filter((f) => differs.some((d) => below(f.path, d)));
+  return fields.length > 0 ? { ...intent, fields } : { ...intent, changed: false, fields: [] };
 }
 
 /** `a` then `b`, each string once, first place kept; a fresh array of exactly that length. */

@@ -1,8 +1,9 @@
 // NiFiKop as the simulator models it, at a given version: for each node of a NifiCluster it lists
 // the node's pod (labels nifi_cr, nodeId), creates it when there is none (its Secret
 // `<cluster>-config-<id>` first), and otherwise decides about the live pod with the simulator's
-// own model of this version's reconcileNifiPod (./reconcile.ts, never lib/nifikop's code); a pod found out of sync is deleted (`Deleting pod <name>`, after the cluster's
-// status is set to ClusterRollingUpgrading) and created again at a later reconcile. Every
+// own model of this version's reconcileNifiPod (./reconcile.ts, never lib/nifikop's code); a pod
+// found out of sync is deleted (`Deleting pod <name>`, after the cluster's status is set to
+// ClusterRollingUpgrading) and created again at a later reconcile. Every
 // deletion is also the ground truth for that recreation, carrying `operator: "nifikop"`,
 // `nifiCluster` and `nodeId` (findings-contract.md, "Operators other than koperator").
 //
@@ -11,7 +12,7 @@
 // requests land in the same audit log; its log lines and truth are its own (`log`, `recreations`).
 import type { Pod } from 'kubernetes-types/core/v1';
 import type { Classification, FieldChange } from '../../lib/model/findings';
-import type { RequestRecord } from '../audit-event';
+import type { Actor, RequestRecord } from '../audit-event';
 import { createPod, gracefulDelete, kubeletFinalDelete, startPod } from '../kube';
 import { attribute } from '../operator';
 import { stampLastApplied } from '../pods';
@@ -51,6 +52,8 @@ export interface NifikopOptions {
   version: string;
   /** Debug logging (`resource diffs` and the in-sync lines). */
   debug?: boolean;
+  /** Its service account (default: the World's operator). */
+  actor?: Actor;
 }
 
 export interface NodeReconcile {
@@ -74,6 +77,10 @@ export class NifikopOperator {
     readonly opts: NifikopOptions,
   ) {}
 
+  private get actor(): Actor {
+    return this.opts.actor ?? this.world.operator;
+  }
+
   private ms(min: number, max: number): Micros {
     return Math.round(this.world.rng.float(min, max) * MS);
   }
@@ -87,7 +94,7 @@ export class NifikopOperator {
     return this.world.request({
       at,
       latency: this.ms(6, 20),
-      actor: this.world.operator,
+      actor: this.actor,
       verb: 'patch',
       resource: 'nificlusters',
       apiGroup: 'nifi.konpyutaika.com',
@@ -114,7 +121,7 @@ export class NifikopOperator {
     return this.world.request({
       at,
       latency: this.ms(5, 15),
-      actor: this.world.operator,
+      actor: this.actor,
       verb: create ? 'create' : 'patch',
       resource: 'secrets',
       apiVersion: 'v1',
@@ -143,17 +150,11 @@ export class NifikopOperator {
     previous?: NodeInfo,
   ): { pod: LivePod; record: RequestRecord; readyAt: Micros } {
     let t = this.secretWrite(nodeId, at).doneAt + this.ms(2, 9);
-    const { pod, record } = createPod(
-      this.world,
-      stampLastApplied(this.desired(nodeId)),
-      this.world.operator,
-      t,
-      {
-        cluster: this.spec.name,
-        brokerId: nodeId,
-        node: this.pickNode(previous),
-      },
-    );
+    const { pod, record } = createPod(this.world, stampLastApplied(this.desired(nodeId)), this.actor, t, {
+      cluster: this.spec.name,
+      brokerId: nodeId,
+      node: this.pickNode(previous),
+    });
     this.pods.set(nodeId, pod);
     t = record.doneAt + this.ms(3, 10);
     this.configurationState.set(nodeId, 'ConfigInSync');
@@ -176,6 +177,16 @@ export class NifikopOperator {
 
   private configInSync(nodeId: string): boolean {
     return this.configurationState.get(nodeId) === 'ConfigInSync';
+  }
+
+  /**
+   * The node's configuration changed in the NifiCluster: NiFiKop rewrites its Secret and marks the
+   * node ConfigOutOfSync; the next reconcile deletes the pod even on an empty patch.
+   */
+  changeConfig(nodeId: string, at: Micros): Micros {
+    const t = this.secretWrite(nodeId, at).doneAt + this.ms(2, 9);
+    this.configurationState.set(nodeId, 'ConfigOutOfSync');
+    return this.statusUpdate(t).doneAt;
   }
 
   /** What this NiFiKop decides about the node's live pod now. */
@@ -217,7 +228,7 @@ export class NifikopOperator {
     if (Object.keys(decision.patch).length > 0 && this.opts.debug) {
       this.log.line(t, 'debug', 'resource diffs', [
         ['patch', JSON.stringify(decision.patch)],
-        ['current', JSON.stringify(pod.live)],
+        ['current', JSON.stringify(decision.current)],
         ['modified', JSON.stringify(decision.modified)],
         ['original', JSON.stringify(pod.lastApplied)],
       ]);
@@ -225,7 +236,7 @@ export class NifikopOperator {
     }
     t = this.setState('ClusterRollingUpgrading', t + this.ms(3, 12)) + this.ms(2, 10);
     this.log.line(t, 'info', `Deleting pod ${pod.name}`);
-    const deleted = gracefulDelete(this.world, pod, this.world.operator, t + this.ms(0.2, 2));
+    const deleted = gracefulDelete(this.world, pod, this.actor, t + this.ms(0.2, 2));
     const goneAt = kubeletFinalDelete(this.world, pod, deleted.doneAt + this.secs(8, 25)).doneAt;
     this.pods.delete(nodeId);
     const recreation: NifiRecreation = {
@@ -233,10 +244,10 @@ export class NifikopOperator {
       namespace: pod.namespace,
       nifiCluster: this.spec.name,
       nodeId,
-      deleted: { pod, at: deleted.receivedAt, by: this.world.operator.username, auditID: deleted.auditID },
+      deleted: { pod, at: deleted.receivedAt, by: this.actor.username, auditID: deleted.auditID },
       created: null,
       ...classify(pod, decision, pods),
-      wouldRestart: restartByRange(pods, this.configInSync(nodeId)),
+      wouldRestart: restartByRange(pods),
       evidence: [
         ...(pod.mutatedBy.length > 0 && pod.createAuditID ? [pod.createAuditID] : []),
         ...pod.causeAuditIDs,

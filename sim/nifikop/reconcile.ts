@@ -94,8 +94,9 @@ export interface ModelDecision {
   orderOnly: boolean;
   /** The patch as the `resource diffs` line logs it. */
   patch: JsonObject;
-  /** The pod the steps made of the desired one (objectmatcher's `modified`). */
+  /** The pods the steps made of the desired and live ones (objectmatcher's Modified and Current, which the debug line logs). */
   modified: JsonObject;
+  current: JsonObject;
   /** A panic in the steps (Zarf on an image with no `/`): no delete. */
   panic?: string;
 }
@@ -255,6 +256,24 @@ function reorderings(declared: JsonValue, live: JsonValue, segs: PathSegment[], 
 
 const value = (v: JsonValue | undefined): unknown => (v === undefined ? null : v);
 
+/**
+ * A map the desired pod declares and the live pod lacks (or the other way) is a field per leaf,
+ * as the contract's paths name them (`livenessProbe.tcpSocket.port`, not `livenessProbe.tcpSocket`);
+ * a list element stays one field.
+ */
+function leaves(d: DiffEntry): ModelField[] {
+  const last = d.segments[d.segments.length - 1];
+  const map =
+    isObject(d.from) && d.to === undefined ? d.from : isObject(d.to) && d.from === undefined ? d.to : null;
+  if (map === null || last === undefined || !('key' in last) || Object.keys(map).length === 0)
+    return [{ path: d.path, from: value(d.from), to: value(d.to) }];
+  return Object.entries(map).flatMap(([k, v]) => {
+    const segments = [...d.segments, { key: k }];
+    const side = d.from === undefined ? { from: undefined, to: v } : { from: v, to: undefined };
+    return leaves({ path: formatPath(segments), segments, ...side });
+  });
+}
+
 /** What NiFiKop of this range decides about the node's live pod. */
 export function reconcileModel(range: NifikopRange, pods: ModelPods, configInSync: boolean): ModelDecision {
   const current = sortKeys(stripNullsAndEmpty(withoutLastApplied(toJson(pods.live)))) as JsonObject;
@@ -268,8 +287,17 @@ export function reconcileModel(range: NifikopRange, pods: ModelPods, configInSyn
   }
   if (range.zarf) panic = zarfRewrite(modified, current);
   if (range.linkerd && panic === null) linkerdMerge(modified, current);
-  const base = { range: range.label, modified };
-  if (panic !== null) return { ...base, deletes: false, fields: [], orderOnly: false, patch: {}, panic };
+  if (panic !== null)
+    return {
+      range: range.label,
+      modified,
+      current,
+      deletes: false,
+      fields: [],
+      orderOnly: false,
+      patch: {},
+      panic,
+    };
   if (range.istio) {
     delete modified.status;
     delete current.status;
@@ -285,7 +313,7 @@ export function reconcileModel(range: NifikopRange, pods: ModelPods, configInSyn
   const order: Reordering[] = [];
   reorderings(m, c, [], order);
   const fields: ModelField[] = [
-    ...delta.map((d) => ({ path: d.path, from: value(d.from), to: value(d.to) })),
+    ...delta.flatMap(leaves),
     ...order.map(({ path, from, to }) => ({ path, from, to })),
   ];
   const patch = deltaPatch(delta, m);
@@ -297,7 +325,15 @@ export function reconcileModel(range: NifikopRange, pods: ModelPods, configInSyn
   }
   const orderOnly = delta.length === 0 && order.length > 0 && order.every((o) => o.depth === 2);
   const inSync = fields.length === 0 || (orderOnly && range.linkerd);
-  return { ...base, deletes: !inSync || !configInSync, fields, orderOnly, patch };
+  return {
+    range: range.label,
+    modified: m,
+    current: c,
+    deletes: !inSync || !configInSync,
+    fields,
+    orderOnly,
+    patch,
+  };
 }
 
 /** What the NifiCluster's spec changed since the pod was created (an intent change's fields). */
@@ -309,9 +345,11 @@ export function specChange(original: JsonObject, desired: Pod): ModelField[] {
   }));
 }
 
-/** For each range of versions that decides differently, whether it would delete the pod. */
-export function restartByRange(pods: ModelPods, configInSync: boolean): Record<string, boolean> {
-  return Object.fromEntries(
-    NIFIKOP_RANGES.map((r) => [r.label, reconcileModel(r, pods, configInSync).deletes]),
-  );
+/**
+ * For each range of versions that decides differently, whether its diff would delete the pod
+ * (the contract's `wouldRestart`: the diff's answer, as koperator's; a node out of sync is
+ * deleted by every version alike).
+ */
+export function restartByRange(pods: ModelPods): Record<string, boolean> {
+  return Object.fromEntries(NIFIKOP_RANGES.map((r) => [r.label, reconcileModel(r, pods, true).deletes]));
 }
