@@ -2,42 +2,26 @@
 // ("Operators other than koperator"): the rules of koperator's truth (../truth.ts: what the logs
 // can show, the loop rule) in NiFiKop's keys, `wouldRestart` by version range, and each loop with
 // the first range of versions that would have kept every one of its pods (`stoppedByVersion`).
-import type { Classification, CreatedPod, DeletedPod, FieldChange } from '../../lib/model/findings';
+import type { Loop, Recreation } from '../../lib/model/findings';
 import { buildTruth, type SimRecreation } from '../truth';
 import type { Micros } from '../time';
 import type { NifiRecreation } from './operator';
 import { NIFIKOP_RANGES } from './reconcile';
 
-export interface NifiTruthRecreation {
+/** Another operator's member in place of koperator's broker (findings-contract.md). */
+interface NifiMember {
   operator: 'nifikop';
-  namespace: string;
   nifiCluster: string;
   nodeId: string;
-  deletedPod: DeletedPod;
-  createdPod: CreatedPod | null;
-  classification: Classification;
-  fields: FieldChange[];
-  wouldRestart: Record<string, boolean> | null;
-  evidence: string[];
 }
 
-export interface NifiTruthLoop {
-  operator: 'nifikop';
-  namespace: string;
-  nifiCluster: string;
-  nodeId: string;
-  classification: Classification;
-  count: number;
-  firstAt: string;
-  lastAt: string;
-  periodSeconds: number;
-  fields: string[];
-  mutators: string[];
-  active: boolean;
-  recommendation: string;
-  /** Absent where the logs show no recreation's answers by version (Metadata level). */
-  stoppedByVersion?: string | null;
-}
+export type NifiTruthRecreation = Omit<
+  Recreation,
+  'operator' | 'kafkaCluster' | 'brokerId' | 'wouldRestart' | 'wouldRestartByVersion'
+> &
+  NifiMember & { wouldRestart: Record<string, boolean> | null };
+
+export type NifiTruthLoop = Omit<Loop, 'operator' | 'kafkaCluster' | 'brokerId'> & NifiMember;
 
 export interface NifiTruthInputs {
   haystack: string;
