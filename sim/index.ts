@@ -126,7 +126,8 @@ export function simulateCluster(opts: SimOptions): SimulatedLogs {
     leftRunning = leaveRunning;
     t = end + root.fork(`gap:${i}`).int(120, 300) * SEC;
   });
-  // NiFiKop runs beside koperator from the start; its own rng, so koperator's runs are unchanged.
+  // NiFiKop runs beside koperator from the start, played after koperator's scenarios so that
+  // their events are the same as without it (the background and the noise then differ).
   const nifi = opts.nifikop
     ? simulateNifikop(world, opts.nifikop, start + root.fork('nifikop').int(20, 60) * SEC)
     : null;

@@ -1,5 +1,6 @@
 // The simulator's NiFiKop (sim/nifikop): a node under each injector, at the versions that decide
 // differently; its recreations, log lines and audit requests.
+import { simulateCluster } from '../../sim';
 import { istioSidecar, linkerdProxy, registryMirror, zarfAgent, zarfImage } from '../../sim/nifikop/webhooks';
 import { nifiClusterSpec, nifiNodePod } from '../../sim/nifikop/cluster';
 import { renderNifikopLine } from '../../sim/nifikop/log';
@@ -147,5 +148,25 @@ describe('the simulated NiFiKop', () => {
     expect(zarfImage('nifi')).toMatch(/^127\.0\.0\.1:31999\/library\/nifi:latest-zarf-\d+$/);
     expect(zarfImage('apache/nifi@sha256:abc')).toBe('127.0.0.1:31999/apache/nifi@sha256:abc');
     expect(zarfImage('127.0.0.1:31999/apache/nifi:2.0.0-zarf-1')).toBeNull();
+  });
+
+  it('beside koperator: the same options give the same logs, and koperator’s recreations are as without it', () => {
+    const opts = {
+      seed: 5,
+      start: '2026-11-03T08:00:00Z',
+      scenarios: ['scaleops-loop' as const],
+      noiseRatio: 0.2,
+    };
+    const nifikop = { version: '1.13.0', scenarios: ['zarf' as const, 'config-change' as const] };
+    const a = simulateCluster({ ...opts, nifikop });
+    const b = simulateCluster({ ...opts, nifikop });
+    expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+    expect(a.truth.recreations).toEqual(simulateCluster(opts).truth.recreations);
+    expect(a.truth.nifikop!.recreations.map((r) => r.classification)).toContain('config-change');
+    // NiFiKop's own service account deletes its pods, and its lines are in the operator log.
+    expect(new Set(a.truth.nifikop!.recreations.map((r) => r.deletedPod.deletedBy))).toEqual(
+      new Set(['system:serviceaccount:nifikop:nifikop']),
+    );
+    expect(a.operator.some((l) => l.msg.startsWith('Deleting pod edge-'))).toBe(true);
   });
 });
