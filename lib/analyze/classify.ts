@@ -27,13 +27,13 @@ interface Replayed {
   identity: OperatorIdentity;
   analysis: OperatorAnalysis;
   running: DiffVersion;
-  /** Set when the running version was assumed: the finding's evidence says so. */
+  /** Set when the running version was assumed, or read from the operator's image: the finding's evidence says so. */
   assumedNote: string | null;
   newest: DiffVersion;
 }
 const replayed = new Map<string, Replayed>();
 function replayedOf(id: string | undefined, opts: AnalysisOptions): Replayed {
-  const key = `${id ?? 'koperator'}\u0000${opts.operatorVersions?.[id ?? 'koperator'] ?? ''}`;
+  const key = `${id ?? 'koperator'}\u0000${opts.operatorVersions?.[id ?? 'koperator'] ?? ''}\u0000${opts.operatorVersionSources?.[id ?? 'koperator'] ?? ''}`;
   let r = replayed.get(key);
   if (!r) {
     const analysis = analysisOf(id);
@@ -46,7 +46,9 @@ function replayedOf(id: string | undefined, opts: AnalysisOptions): Replayed {
       running: steps,
       assumedNote: assumed
         ? `${wordsOf(analysis.id).operator} version unknown (no --${analysis.id}-version): replayed as ${label}, its newest`
-        : null,
+        : opts.operatorVersionSources?.[analysis.id]
+          ? `${wordsOf(analysis.id).operator} ${version} (replayed as ${label}), read from its image: ${opts.operatorVersionSources[analysis.id]}`
+          : null,
       newest: analysis.diffVersions[analysis.diffVersions.length - 1],
     };
     replayed.set(key, r);

@@ -5,7 +5,7 @@ import { FactStore } from '../facts/store';
 import type { Classification, Loop, Recreation } from '../model/findings';
 import { classifyDeletion } from './classify';
 import { findLoops, type LoopInput } from './loops';
-import type { AnalysisOptions } from './options';
+import { withLearnedVersions, type AnalysisOptions } from './options';
 import { sortByKey, sortWithKeys } from './sort-by-key';
 import { compareTimes, epochMicros } from './time';
 import { partitionFacts } from './partition';
@@ -80,6 +80,7 @@ function analyze(
 ): { loops: Loop[]; recreations: number } {
   const store = facts instanceof FactStore ? facts : FactStore.of(facts);
   const split = partitionFacts(store);
+  opts = withLearnedVersions(opts, split.learnedVersions);
   const configured = opts.operatorUsers ?? [];
   const learn = configured.length === 0;
   const cluster: ClusterFacts = {

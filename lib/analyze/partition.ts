@@ -9,7 +9,12 @@
 // references, and which binding names which unnamed create. A part then holds exactly the
 // facts its pods' incarnations would receive there, in the same order, for
 // assembleIncarnations.
-import type { ConfigMapWriteFact, KafkaClusterWriteFact, OperatorFact } from '../model/facts';
+import type {
+  ConfigMapWriteFact,
+  KafkaClusterWriteFact,
+  ObjectWriteFact,
+  OperatorFact,
+} from '../model/facts';
 import type { FactStore } from '../facts/store';
 import { OPERATORS, logRoleOf } from '../operators/registry';
 import { sortWithKeys } from './sort-by-key';
@@ -28,6 +33,8 @@ export interface Partitioned {
   configMapWrites: ConfigMapWriteFact[];
   /** Users that created pods owned by a KafkaCluster, in the order first seen. */
   learnedUsers: string[];
+  /** Each replayed operator's version as its own Deployment's image last showed it, with where. */
+  learnedVersions: Record<string, { version: string; seen: string }>;
   newestAt: string;
 }
 
@@ -72,6 +79,7 @@ export function partitionFacts(store: FactStore): Partitioned {
   const configMapWrites: ConfigMapWriteFact[] = [];
   const lines: number[] = [];
   const learned = new Set<string>();
+  const learnedVersions: Record<string, { version: string; seen: string }> = {};
 
   // The incarnations assembleIncarnations' pod loop opens, found by uid, else by name; each is
   // reduced to its part (from its namespace and name) and whether it has a uid yet.
@@ -103,6 +111,15 @@ export function partitionFacts(store: FactStore): Partitioned {
     if (type === 'configmap') {
       configMapWrites.push(store.fact(i) as ConfigMapWriteFact);
       continue;
+    }
+    if (type === 'object') {
+      const f = store.fact(i) as ObjectWriteFact;
+      // The last write of the operator's Deployment in the data says its version.
+      if (f.operatorVersion && ok(f.code))
+        learnedVersions[f.operatorVersion.operator] = {
+          version: f.operatorVersion.version,
+          seen: `${f.resource} ${f.namespace ?? ''}/${f.name ?? ''} ${f.verb} at ${f.at} (audit ${f.auditID})`,
+        };
     }
     if (type !== 'pod') {
       lines.push(i);
@@ -195,6 +212,7 @@ export function partitionFacts(store: FactStore): Partitioned {
     kafkaClusterWrites,
     configMapWrites,
     learnedUsers: [...learned],
+    learnedVersions,
     newestAt: newestOf(store, order),
   };
 }

@@ -65,7 +65,8 @@ Rules
                          the logs as the creator of pods owned by a KafkaCluster)
   --tainted-selector K=V a label of spec.taintedBrokersSelector (repeatable)
   --nifikop-version V    NiFiKop's version (1.14.0): its node pods are replayed with
-                         that version's steps (default: its newest, said in findings)
+                         that version's steps (default: its Deployment's image tag
+                         in the audit log, else its newest; findings say which)
   --autoscaler-user USER a user whose in-place resizes of broker pods are an
                          autoscaler's: live drift severity autoscaler, not alerted
                          (repeatable; the VPA updater's service account always is)

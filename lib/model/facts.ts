@@ -134,6 +134,11 @@ export interface ObjectWriteFact extends AuditFactBase {
   generation?: number;
   /** spec.replicas after the write (or as the body set it), for owners that scale their pods. */
   replicas?: number;
+  /**
+   * A replayed operator's version, from the image its own Deployment's body names (NiFiKop's
+   * `…/nifikop:v1.17.0-release`); absent on every other write.
+   */
+  operatorVersion?: { operator: string; version: string };
 }
 
 export type Fact = PodWriteFact | KafkaClusterWriteFact | ConfigMapWriteFact | OperatorFact | ObjectWriteFact;

@@ -4,6 +4,7 @@
 import type { OperatorIdentity } from '../operators/profile';
 import { NIFIKOP_KEPT_KEYS, NIFIKOP_MESSAGES, nifikopLogContext, nifikopRoleOf } from './log-context';
 import { mayBeNifikopPod, nifiClusterOwner, nodeConfigSecretName, nodeOfPod, nodeOfPodName } from './naming';
+import { nifikopImageVersion } from './versions';
 
 export const NIFIKOP: OperatorIdentity = {
   id: 'nifikop',
@@ -42,6 +43,7 @@ export const NIFIKOP: OperatorIdentity = {
     // role's ARN in the user's extra, and parse every kubelet write for nothing.
     markerTexts: ['nifi', 'Nifi'],
   },
+  versionOfImage: nifikopImageVersion,
   logs: {
     roleOf: nifikopRoleOf,
     messages: NIFIKOP_MESSAGES,

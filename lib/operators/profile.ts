@@ -89,6 +89,12 @@ export interface OperatorIdentity {
      */
     readonly markerTexts: readonly string[];
   };
+  /**
+   * The operator's version from the image of its own Deployment (NiFiKop's
+   * `…/nifikop:v1.17.0-release`), null for any other image; absent where the version is not read
+   * this way (koperator: its fix is asked of by version, not replayed by it).
+   */
+  versionOfImage?(image: string): string | null;
   readonly logs: {
     /** What a log line means to the analysis, from its `msg`; null: a line the analysis never reads. */
     roleOf(msg: string): LogRole | null;

@@ -2,6 +2,7 @@
 // and the fact store ask of all of them at once. Light: no diff code (see analysis-registry.ts).
 import { KOPERATOR } from '../koperator/profile';
 import { NIFIKOP } from '../nifikop/profile';
+import { getIn } from '../k8s/json-value';
 import type { LogRole, OperatorIdentity } from './profile';
 
 export const OPERATORS: readonly OperatorIdentity[] = [KOPERATOR, NIFIKOP];
@@ -90,4 +91,24 @@ export function logRoleOf(msg: string): LogRole | null {
     if (role !== null) return role;
   }
   return null;
+}
+
+/**
+ * The replayed operators' versions a Deployment body shows in its containers' images
+ * (`spec.template.spec.containers[].image`): the operator's own Deployment, written by its
+ * installer. Empty for every other body.
+ */
+export function operatorVersionsOfDeployment(body: unknown): Array<{ operator: string; version: string }> {
+  const out: Array<{ operator: string; version: string }> = [];
+  const containers = getIn(body, ['spec', 'template', 'spec', 'containers']);
+  if (!Array.isArray(containers)) return out;
+  for (const c of containers) {
+    const image = getIn(c, ['image']);
+    if (typeof image !== 'string') continue;
+    for (const op of OPERATORS) {
+      const version = op.versionOfImage?.(image) ?? null;
+      if (version !== null) out.push({ operator: op.id, version });
+    }
+  }
+  return out;
 }

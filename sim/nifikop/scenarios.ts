@@ -7,8 +7,8 @@
 // model (./reconcile.ts); the truth is in the findings contract's shape for an operator other
 // than koperator (`operator`, `nifiCluster`, `nodeId`, `wouldRestart` by version range).
 import type { OperatorLine } from '../../lib/model/operator-line';
-import { serviceAccountActor, type Actor } from '../audit-event';
-import { MIN, SEC, type Micros } from '../time';
+import { humanActor, serviceAccountActor, type Actor } from '../audit-event';
+import { MIN, MS, SEC, type Micros } from '../time';
 import type { WebhookDef } from '../webhooks';
 import type { World } from '../world';
 import { nifiClusterSpec, type NifiClusterSpec } from './cluster';
@@ -72,6 +72,11 @@ export const NIFI_SCENARIO_ORDER: readonly NifiScenarioName[] = Object.keys(SCEN
 export interface NifikopSimOptions {
   /** NiFiKop's version (`1.13.0`): the simulator's model of that version decides. */
   version: string;
+  /**
+   * Its Deployment is rolled out (a Helm upgrade to this version's image) at the start, so the
+   * audit log shows the version (default true).
+   */
+  rollout?: boolean;
   /** Scenarios to play, in order (default: all). */
   scenarios?: readonly NifiScenarioName[];
   /** Debug logging (`resource diffs`); a Metadata-level cluster needs it to show the pods' states. */
@@ -86,6 +91,30 @@ export interface SimulatedNifikop {
   end: Micros;
 }
 
+/** The operator's image as its Helm chart names it (`image.tag: v1.17.0-release`). */
+export function nifikopImage(version: string): string {
+  return `ghcr.io/konpyutaika/docker-images/nifikop:v${version}-release`;
+}
+
+/** `helm upgrade nifikop` to `version`: a patch of the operator's Deployment with its image. */
+function rolloutNifikop(world: World, version: string, at: Micros): Micros {
+  return world.request({
+    at,
+    latency: 12 * MS,
+    actor: { ...humanActor('platform-ci@example.com', '10.0.8.21'), userAgent: 'Helm/3.16.2' },
+    verb: 'patch',
+    resource: 'deployments',
+    apiGroup: 'apps',
+    apiVersion: 'v1',
+    namespace: 'nifikop',
+    name: 'nifikop',
+    requestObject: {
+      spec: { template: { spec: { containers: [{ name: 'nifikop', image: nifikopImage(version) }] } } },
+    },
+    code: 200,
+  }).doneAt;
+}
+
 /** Every NiFi scenario from `start`, one after the other, by one NiFiKop. */
 export function simulateNifikop(world: World, opts: NifikopSimOptions, start: Micros): SimulatedNifikop {
   const rng = world.rng.fork('nifikop');
@@ -98,6 +127,7 @@ export function simulateNifikop(world: World, opts: NifikopSimOptions, start: Mi
   const recreations: NifiRecreation[] = [];
   const lines: OperatorLine[] = [];
   let t = start;
+  if (opts.rollout !== false) t = rolloutNifikop(world, opts.version, t) + rng.int(20, 40) * SEC;
   for (const name of opts.scenarios ?? NIFI_SCENARIO_ORDER) {
     const s = SCENARIOS[name];
     for (const h of s.hooks()) world.installWebhook(h, [s.namespace], t);

@@ -49,7 +49,7 @@ describe.each(['RequestResponse', 'Metadata'] as const)('simulated cluster, audi
     const truth = allOperators(sim.truth as ExpectedDocument & { nifikop?: ExpectedDocument });
     expect(contractMistakes(truth, { ...result, summary: {} })).toEqual([]);
     expect(result.recreations.filter((r) => !r.operator).length).toBeGreaterThan(20);
-    expect(result.recreations.filter((r) => r.operator === 'nifikop').length).toBeGreaterThan(10);
+    expect(result.recreations.filter((r) => r.operator === 'nifikop').length).toBeGreaterThanOrEqual(8);
     // The truth's own loops: where each range's steps fall short, and the range that stops each.
     const nifi = sim.truth.nifikop!;
     expect(nifi.recreations.some((r) => r.classification === 'config-change')).toBe(true);

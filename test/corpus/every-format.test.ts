@@ -19,8 +19,15 @@ async function mistakesFor(
   try {
     writeFileSync(path.join(dir, 'audit'), encodeAudit(audit, sim.audit));
     writeFileSync(path.join(dir, 'operator'), encodeOperator(operator, sim.operator));
-    const opts = { ...defaultAnalysisOptions(), operatorVersions: { nifikop: NIFIKOP_VERSION } };
-    const doc = await analyzeInputs([dir], opts, {});
+    // No --nifikop-version: the version is read from NiFiKop's Deployment in the audit log.
+    const doc = await analyzeInputs([dir], defaultAnalysisOptions(), {});
+    const learned = doc.recreations.find((r) => r.operator === 'nifikop')?.evidence ?? [];
+    if (
+      !learned.some((e) =>
+        e.startsWith(`NiFiKop ${NIFIKOP_VERSION} (replayed as 1.12-1.13), read from its image`),
+      )
+    )
+      return [`NiFiKop's version not read from its image: ${learned.join('; ')}`];
     return contractMistakes(
       allOperators(sim.truth as ExpectedDocument & { nifikop?: ExpectedDocument }),
       doc,

@@ -1,6 +1,9 @@
 // The simulator's NiFiKop (sim/nifikop): a node under each injector, at the versions that decide
 // differently; its recreations, log lines and audit requests.
+import { analyzeFacts } from '../../lib/analyze';
+import { defaultAnalysisOptions } from '../../lib/analyze/options';
 import { simulateCluster } from '../../sim';
+import { simulatedFacts } from '../support/sim-facts';
 import { istioSidecar, linkerdProxy, registryMirror, zarfAgent, zarfImage } from '../../sim/nifikop/webhooks';
 import { nifiClusterSpec, nifiNodePod } from '../../sim/nifikop/cluster';
 import { renderNifikopLine } from '../../sim/nifikop/log';
@@ -168,5 +171,17 @@ describe('the simulated NiFiKop', () => {
       new Set(['system:serviceaccount:nifikop:nifikop']),
     );
     expect(a.operator.some((l) => l.msg.startsWith('Deleting pod edge-'))).toBe(true);
+    // The version is read from NiFiKop's Deployment (Helm's patch of its image); a flag wins.
+    const evidence = (opts: Parameters<typeof analyzeFacts>[1]) =>
+      analyzeFacts(simulatedFacts(a), opts).recreations.find((r) => r.operator === 'nifikop')!.evidence;
+    expect(evidence(defaultAnalysisOptions())).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^NiFiKop 1\.13\.0 \(replayed as 1\.12-1\.13\), read from its image: deployments nifikop\/nifikop patch at /,
+        ),
+      ]),
+    );
+    const flagged = evidence({ ...defaultAnalysisOptions(), operatorVersions: { nifikop: '1.13.0' } });
+    expect(flagged.some((e) => e.startsWith('NiFiKop '))).toBe(false);
   });
 });
