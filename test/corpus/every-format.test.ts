@@ -39,11 +39,11 @@ async function mistakesFor(
 
 const START = '2026-11-03T08:00:00Z';
 const NIFIKOP_VERSION = '1.13.0';
-// The scenarios 1.13 decides on: Linkerd's container order, the native sidecar's initContainers
-// order, a config change; debug lines for the states a Metadata-level log lacks.
+// Two scenarios 1.13 decides on: Linkerd's container order (an order-only patch) and a config
+// change; debug lines for the states a Metadata-level log lacks.
 const nifikop = (debug: boolean): SimOptions['nifikop'] => ({
   version: NIFIKOP_VERSION,
-  scenarios: ['linkerd', 'istio-native-order', 'config-change'],
+  scenarios: ['linkerd', 'config-change'],
   debug,
 });
 
