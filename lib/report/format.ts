@@ -284,6 +284,20 @@ export function verdictOf(w: Recreation['wouldRestart']): Verdict {
 }
 
 /**
+ * Another operator's answers for each range of its versions, in one line (`NiFiKop <1.12
+ * restart · 1.12-1.13 no restart · …`): what its findings say in place of koperator's two verdicts.
+ */
+export function versionVerdicts(r: Pick<Recreation, 'operator' | 'wouldRestartByVersion'>): string {
+  const operator = wordsOf(r.operator).operator;
+  const by = r.wouldRestartByVersion;
+  if (!by) return `${operator}: unknown (no answer by version in the logs)`;
+  const ranges = Object.entries(by).map(
+    ([range, restarts]) => `${range} ${restarts ? 'restart' : 'no restart'}`,
+  );
+  return `${operator} ${ranges.join(' · ')}`;
+}
+
+/**
  * `summary` is free-form: flattened to `a.b[0].c = value` rows so any shape renders.
  * Returns at most `limit` rows and how many were left out.
  */

@@ -58,9 +58,10 @@ const LOOP: Loop = {
 
 function doc(): FindingsDocument {
   const base = buildFixture();
-  const nifi = ['a', 'b', 'c'].map((s, i) =>
-    rec('nifikop', `prod-2-node${s}xxxx`, `2026-11-02T10:0${i}:00.000000Z`),
-  );
+  const byVersion = { '<1.12': true, '1.12-1.13': false, '1.14': false, '>=1.15': false };
+  const nifi = ['a', 'b', 'c']
+    .map((s, i) => rec('nifikop', `prod-2-node${s}xxxx`, `2026-11-02T10:0${i}:00.000000Z`))
+    .map((r) => ({ ...r, wouldRestartByVersion: byVersion }));
   // A koperator broker with the same namespace, cluster name and id: another member.
   const kafka = rec(undefined, 'prod-2-kxxxx', '2026-11-02T10:05:00.000000Z');
   return { ...base, recreations: [...base.recreations, ...nifi, kafka], loops: [...base.loops, LOOP] };
@@ -90,6 +91,16 @@ describe('another operator in the reports', () => {
       expect(out).toContain(format === 'markdown' ? 'nifi/prod \\#2' : KAFKA);
     },
   );
+
+  it('its verdicts are its answers by version, not koperator’s two', () => {
+    const md = renderReport(doc(), 'markdown', { ...FIXTURE_OPTIONS, color: false });
+    expect(md).toContain(
+      'Would restart — by version: **NiFiKop &lt;1.12 restart · 1.12-1.13 no restart · 1.14 no restart · &gt;=1.15 no restart**',
+    );
+    const html = renderReport(doc(), 'html', { ...FIXTURE_OPTIONS, color: false });
+    expect(html).toContain('1.12-1.13 no restart · 1.14 no restart');
+    expect(html).toContain("verdict('Would restart, by version', r.verdict.before)");
+  });
 
   it('html: the timeline row names the operator and the node', () => {
     const out = renderReport(doc(), 'html', { ...FIXTURE_OPTIONS, color: false });
