@@ -9,6 +9,7 @@
 import { gzipSync } from 'zlib';
 import type { AuditEvent } from '../lib/model/audit';
 import type { OperatorLine } from '../lib/model/operator-line';
+import { NIFIKOP_LOGGER, renderNifikopLine } from './nifikop/log';
 
 export type AuditContainer =
   | 'audit-jsonl'
@@ -312,6 +313,8 @@ export function gkeLogEntryLines(events: readonly AuditEvent[]): string {
 
 /** One zap JSON line in the production encoder's key order; `epoch` writes the older float-seconds `ts`. */
 export function zapLine(line: OperatorLine, opts: { ts?: 'iso' | 'epoch' } = {}): string {
+  // NiFiKop's lines keep their own encoder's keys (`time`, ISO 8601) whatever the container.
+  if (line.fields.logger === NIFIKOP_LOGGER) return renderNifikopLine(line);
   const ts = opts.ts === 'epoch' ? Date.parse(line.ts) / 1000 : line.ts;
   return JSON.stringify({ level: line.level, ts, msg: line.msg, ...line.fields });
 }

@@ -3,6 +3,7 @@
 // pure: the same options always give byte-identical output.
 //
 //   simulateCluster(opts)               one cluster, the chosen scenarios in order, plus noise
+//                                       (and, with `nifikop`, NiFiKop's scenarios beside them)
 //   noiseEvents(seed, start, count)     background traffic only, streamed (for benchmarks)
 //   brokerPod(), livePodYaml() …        builders for other tests
 import { buildDriftTruth } from './drift-truth';
@@ -18,6 +19,8 @@ import { DEFAULT_SCENARIO_ORDER, LOOP_SCENARIOS, SCENARIOS, type ScenarioName } 
 import { parseTime, SEC, type Micros } from './time';
 import { buildTruth } from './truth';
 import { World } from './world';
+import { NIFIKOP_USER, simulateNifikop, type NifikopSimOptions } from './nifikop/scenarios';
+import { nifikopTruth, type NifiTruthLoop, type NifiTruthRecreation } from './nifikop/truth';
 
 export type { ScenarioName } from './scenarios';
 export { DEFAULT_SCENARIO_ORDER, LOOP_SCENARIOS } from './scenarios';
@@ -29,6 +32,13 @@ export { renderZapLine } from './operator-log';
 export { computeLoops } from './truth';
 export { getPath, pathToPointer, pointerToPath } from './paths';
 export { CLUSTERS } from './fixtures';
+export {
+  NIFI_SCENARIO_ORDER,
+  NIFIKOP_USER,
+  type NifiScenarioName,
+  type NifikopSimOptions,
+} from './nifikop/scenarios';
+export type { NifiTruthLoop, NifiTruthRecreation } from './nifikop/truth';
 
 export interface SimOptions {
   seed: number;
@@ -40,7 +50,10 @@ export interface SimOptions {
   operatorUser?: string;
   /** Level the audit policy logs pod writes at; Metadata also runs koperator with --verbose from the start. */
   auditLevel?: 'RequestResponse' | 'Metadata';
-  /** About this fraction of the audit events is background noise, in [0, 1) (default 0.8). */
+  /**
+   * About this fraction of the audit events is background noise, in [0, 1) (default 0.8);
+   * NiFiKop's requests are left out of the count, so adding it adds no noise.
+   */
   noiseRatio?: number;
   /** Scenarios to play, in order (default: all, DEFAULT_SCENARIO_ORDER). */
   scenarios?: ScenarioName[];
@@ -48,6 +61,11 @@ export interface SimOptions {
   operatorLogStyle?: 'current' | 'legacy';
   /** When the last scenario is a loop, leave it running so it is active at the end (default true). */
   endWithActiveLoop?: boolean;
+  /**
+   * NiFiKop of this version beside the KafkaClusters, in the same logs: its scenarios (each a
+   * NifiCluster in its own namespace) from the start, its service account `NIFIKOP_USER`.
+   */
+  nifikop?: NifikopSimOptions;
 }
 
 export interface SimulatedLogs {
@@ -55,7 +73,13 @@ export interface SimulatedLogs {
   audit: AuditEvent[];
   /** Sorted by ts. */
   operator: OperatorLine[];
-  truth: { recreations: Recreation[]; loops: Loop[]; drifts: Drift[] };
+  truth: {
+    recreations: Recreation[];
+    loops: Loop[];
+    drifts: Drift[];
+    /** NiFiKop's findings in the contract's shape for it (with `nifikop` only). */
+    nifikop?: { recreations: NifiTruthRecreation[]; loops: NifiTruthLoop[] };
+  };
   /** Every secret-like value the noise wrote (plain and base64 forms): none may reach a report. */
   secrets: string[];
 }
@@ -105,11 +129,19 @@ export function simulateCluster(opts: SimOptions): SimulatedLogs {
     leftRunning = leaveRunning;
     t = end + root.fork(`gap:${i}`).int(120, 300) * SEC;
   });
-  const dataEnd = leftRunning ? end : end + root.fork('tail').int(60, 150) * SEC;
+  // NiFiKop runs beside koperator from the start, played after koperator's scenarios so that
+  // their events are the same as without it (the background and the noise then differ).
+  const beforeNifi = world.audit.length;
+  const nifi = opts.nifikop
+    ? simulateNifikop(world, opts.nifikop, start + root.fork('nifikop').int(20, 60) * SEC)
+    : null;
+  const nifiEvents = world.audit.length - beforeNifi;
+  const kafkaEnd = leftRunning ? end : end + root.fork('tail').int(60, 150) * SEC;
+  const dataEnd = nifi ? Math.max(kafkaEnd, nifi.end) : kafkaEnd;
   background(world, start, dataEnd);
 
   const signal = world.audit.filter((e) => parseTime(e.stageTimestamp) <= dataEnd);
-  const noiseCount = Math.round((signal.length * noiseRatio) / (1 - noiseRatio));
+  const noiseCount = Math.round(((signal.length - nifiEvents) * noiseRatio) / (1 - noiseRatio));
   const noise: AuditEvent[] = [];
   const secrets: string[] = [];
   if (noiseCount > 0) {
@@ -133,16 +165,17 @@ export function simulateCluster(opts: SimOptions): SimulatedLogs {
 
   const audit = stableSort([...signal, ...noise], (e) => parseTime(e.stageTimestamp));
   const operator = stableSort(
-    world.log.lines.filter((l) => parseTime(l.ts) <= dataEnd),
+    [...world.log.lines, ...(nifi?.lines ?? [])].filter((l) => parseTime(l.ts) <= dataEnd),
     (l) => parseTime(l.ts),
   );
   const newest = Math.max(
     parseTime(audit[audit.length - 1]?.stageTimestamp ?? opts.start),
     parseTime(operator[operator.length - 1]?.ts ?? opts.start),
   );
+  const haystack = JSON.stringify(signal) + JSON.stringify(operator);
   const truth = buildTruth({
     recreations: world.recreations,
-    haystack: JSON.stringify(signal) + JSON.stringify(operator),
+    haystack,
     podsAtMetadata: (ns) => world.podsAtMetadata(ns),
     operatorUser,
     newestEventAt: newest,
@@ -157,10 +190,18 @@ export function simulateCluster(opts: SimOptions): SimulatedLogs {
   );
   // Only the values that made it into the emitted events (the stream stops mid-way).
   const noiseText = JSON.stringify(noise);
+  const nifikop = nifi
+    ? nifikopTruth(nifi.recreations, {
+        haystack,
+        podsAtMetadata: (ns) => world.podsAtMetadata(ns),
+        operatorUser: NIFIKOP_USER,
+        newestEventAt: newest,
+      })
+    : undefined;
   return {
     audit,
     operator,
-    truth: { ...truth, drifts },
+    truth: { ...truth, drifts, ...(nifikop ? { nifikop } : {}) },
     secrets: [...new Set(secrets)].filter((v) => noiseText.includes(v)),
   };
 }

@@ -52,7 +52,8 @@ export function attribute(writes: readonly FieldWrite[], path: string): string |
   return null;
 }
 
-function withoutLastApplied(pod: JsonObject): JsonObject {
+/** The pod less its last-applied annotation and managed fields: what objectmatcher compares. */
+export function withoutLastApplied(pod: JsonObject): JsonObject {
   const meta = isObject(pod.metadata) ? { ...pod.metadata } : {};
   if (isObject(meta.annotations)) {
     const a = { ...meta.annotations };

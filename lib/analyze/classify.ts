@@ -6,26 +6,55 @@ import { DOWNSCALE_EVIDENCE } from './removal';
 import type { FieldChange, Recreation } from '../model/findings';
 import type { Classification } from '../model/findings';
 import type { DiffDecision } from '../k8s/diff-decision';
-import { analysisOf, beforeAndAfterFix } from '../operators/analysis-registry';
-import type { ReconcileStep } from '../operators/profile';
+import { analysisOf, restartByVersion, runningSteps } from '../operators/analysis-registry';
+import type { DiffVersion, OperatorAnalysis, OperatorIdentity, ReconcileStep } from '../operators/profile';
 import { wordsOf } from '../operators/words-registry';
 import { identityOf, logRoleOf } from '../operators/registry';
 import type { AnalysisOptions } from './options';
 import { attributeField } from './attribution';
 import { DEFAULT_ENV_ALLOWLIST, redactField } from './redact';
 import { sharedFields, sharedText, sharedVerdict } from './shared-parts';
-import { reconstructStates, isObject, type PodStates } from './states';
+import { reconstructStates, isObject, MODIFIED_FROM_LOG, type PodStates } from './states';
+import { diffFields } from '../k8s/field-diff';
 import { firstReadyAt } from './readiness';
 import { compareTimes, secondsBetween } from './time';
 import type { ClusterFacts, Incarnation } from './timeline';
 import { actorOf } from '../k8s/actor';
 
-// The operator replayed: the registry's default, koperator, the only profile so far (lib/operators/). Its identity
-// (config object's name) and its steps before the fix and at the fix, whose decisions make
-// `wouldRestart`.
-const OPERATOR = identityOf();
-const ANALYSIS = analysisOf(OPERATOR.id);
-const { before: BEFORE_FIX, fixed: FIXED } = beforeAndAfterFix(ANALYSIS);
+// Each replayed operator (lib/operators/): its identity (config object's name), its replay, the
+// steps it runs at (koperator: those before its fix; NiFiKop: the version given, else its newest).
+interface Replayed {
+  identity: OperatorIdentity;
+  analysis: OperatorAnalysis;
+  running: DiffVersion;
+  /** Set when the running version was assumed, or read from the operator's image: the finding's evidence says so. */
+  assumedNote: string | null;
+  newest: DiffVersion;
+}
+const replayed = new Map<string, Replayed>();
+function replayedOf(id: string | undefined, opts: AnalysisOptions): Replayed {
+  const key = `${id ?? 'koperator'}\u0000${opts.operatorVersions?.[id ?? 'koperator'] ?? ''}\u0000${opts.operatorVersionSources?.[id ?? 'koperator'] ?? ''}`;
+  let r = replayed.get(key);
+  if (!r) {
+    const analysis = analysisOf(id);
+    const version = opts.operatorVersions?.[analysis.id];
+    const { steps, assumed } = runningSteps(analysis, version);
+    const label = steps.label ?? steps.since ?? '';
+    r = {
+      identity: identityOf(id),
+      analysis,
+      running: steps,
+      assumedNote: assumed
+        ? `${wordsOf(analysis.id).operator} version unknown (no --${analysis.id}-version): replayed as ${label}, its newest`
+        : opts.operatorVersionSources?.[analysis.id]
+          ? `${wordsOf(analysis.id).operator} ${version} (replayed as ${label}), read from its image: ${opts.operatorVersionSources[analysis.id]}`
+          : null,
+      newest: analysis.diffVersions[analysis.diffVersions.length - 1],
+    };
+    replayed.set(key, r);
+  }
+  return r;
+}
 
 /** How far before a deletion an operator line or a cause may lie and still explain it. */
 const CAUSE_WINDOW_SECONDS = 120;
@@ -38,6 +67,8 @@ export function classifyDeletion(
 ): Recreation {
   const deletion = inc.deletion!;
   const broker = inc.broker!;
+  const op = replayedOf(broker.operator, opts);
+  const ANALYSIS = op.analysis;
   const evidence: string[] = [];
   for (const f of deletion.facts) evidence.push(f.auditID);
   if (inc.create) evidence.push(inc.create.auditID);
@@ -49,11 +80,28 @@ export function classifyDeletion(
   const known = states.original && states.modified && states.current;
   let three: DiffDecision | null = null;
   let intent: DiffDecision | null = null;
+  let byVersion: Record<string, boolean> | undefined;
+  let wouldRestart: Recreation['wouldRestart'] = null;
   if (known) {
-    three = BEFORE_FIX.decide(states.original, states.modified, states.current);
-    intent = FIXED.decide(states.original, states.modified, states.current);
+    three = op.running.decide(states.original, states.modified, states.current);
+    intent = ANALYSIS.intent(states.original, states.modified);
+    if (broker.operator === undefined) wouldRestart = sharedVerdict(three.changed, intent.changed);
+    else if (states.notes.includes(MODIFIED_FROM_LOG)) {
+      // An operator replayed by version logs its pods after its version's steps (NiFiKop: objectmatcher's
+      // Modified and Current): no other range can be replayed from them, and what a step copied
+      // from the live pod into the desired one is no change of the cluster resource.
+      intent = withoutCopiedFromLive(intent, states.modified, states.current);
+      wouldRestart = sharedVerdict(three.changed, three.changed);
+    } else {
+      // Replayed by version: the running version's answer and the newest's, and each range's.
+      byVersion = restartByVersion(ANALYSIS, states.original, states.modified, states.current);
+      wouldRestart = sharedVerdict(
+        three.changed,
+        op.newest.decide(states.original, states.modified, states.current).changed,
+      );
+    }
   }
-  const wouldRestart = three && intent ? sharedVerdict(three.changed, intent.changed) : null;
+  if (op.assumedNote) evidence.push(op.assumedNote);
 
   const rec = (
     classification: Classification,
@@ -61,6 +109,7 @@ export function classifyDeletion(
     extra: string[] = [],
   ): Recreation => ({
     namespace: inc.namespace,
+    ...(broker.operator ? { operator: broker.operator } : {}),
     kafkaCluster: broker.kafkaCluster,
     brokerId: broker.brokerId,
     deletedPod: { name: inc.name, uid: inc.uid, deletedAt: deletion.at, deletedBy: deletion.by },
@@ -75,6 +124,7 @@ export function classifyDeletion(
     classification,
     fields: sharedFields(fields),
     wouldRestart,
+    ...(byVersion ? { wouldRestartByVersion: byVersion } : {}),
     evidence: uniqueInOrder(evidence, extra),
   });
 
@@ -89,6 +139,7 @@ export function classifyDeletion(
     );
   }
   if (!tl.operatorUsers.has(deletion.by)) return rec('external-deletion');
+  const OPERATOR = op.identity;
 
   // The operator's own checks, in its order (its profile's reconcileSteps): the first that
   // explains the deletion classifies it.
@@ -99,7 +150,7 @@ export function classifyDeletion(
         return taint ? rec('tainted-restart', [], [taint]) : null;
       }
       case 'unitRemoved':
-        return !successor && isDownscale(inc, tl)
+        return !successor && isDownscale(inc, tl, OPERATOR)
           ? rec(
               'intent-change',
               [],
@@ -113,7 +164,7 @@ export function classifyDeletion(
         return terminated ? rec('container-terminated', [], [terminated]) : null;
       }
       case 'unitConfigChanged': {
-        const config = configChangeEvidence(inc, tl);
+        const config = configChangeEvidence(inc, tl, OPERATOR);
         return config ? rec('config-change', [], [config]) : null;
       }
     }
@@ -161,6 +212,17 @@ export function classifyDeletion(
     [],
     ['three-way diff empty, no taint, no terminated container, no configuration change seen'],
   );
+}
+
+/** The intent diff less the fields whose desired value the live pod already holds. */
+function withoutCopiedFromLive(intent: DiffDecision, modified: unknown, current: unknown): DiffDecision {
+  if (!intent.changed || intent.fields.length === 0) return intent;
+  const differs = diffFields(modified, current).map((f) => f.path);
+  // A field the live pod holds at and below its path as declared was copied from it; a list's
+  // order (reported on the list) is no difference of the elements the steps copied into it.
+  const below = (p: string, q: string) => p === q || q.startsWith(`${p}.`) || q.startsWith(`${p}[`);
+  const fields = intent.fields.filter((f) => differs.some((d) => below(f.path, d)));
+  return fields.length > 0 ? { ...intent, fields } : { ...intent, changed: false, fields: [] };
 }
 
 /** `a` then `b`, each string once, first place kept; a fresh array of exactly that length. */
@@ -215,7 +277,9 @@ function terminationEvidence(inc: Incarnation): string | null {
   return null;
 }
 
-function configChangeEvidence(inc: Incarnation, tl: ClusterFacts): string | null {
+const KIND_OF_CONFIG: Record<string, string> = { configmaps: 'ConfigMap', secrets: 'Secret' };
+
+function configChangeEvidence(inc: Incarnation, tl: ClusterFacts, OPERATOR: OperatorIdentity): string | null {
   const broker = inc.broker!;
   const cmName = OPERATOR.unitConfig.nameOf(broker.kafkaCluster, broker.brokerId);
   const from = inc.createdAt;
@@ -228,12 +292,35 @@ function configChangeEvidence(inc: Incarnation, tl: ClusterFacts): string | null
       (!from || compareTimes(w.at, from) > 0) &&
       compareTimes(w.at, until) <= 0,
   );
+  if (!write) return configOutOfSyncEvidence(inc, tl, OPERATOR);
   return write
-    ? `ConfigMap ${cmName} ${write.verb} by ${actorOf(write)} at ${write.at} (audit ${write.auditID})`
+    ? `${KIND_OF_CONFIG[OPERATOR.unitConfig.resource] ?? OPERATOR.unitConfig.resource} ${cmName} ${write.verb} by ${actorOf(write)} at ${write.at} (audit ${write.auditID})`
     : null;
 }
 
-function isDownscale(inc: Incarnation, tl: ClusterFacts): boolean {
+/** A status write that set the member ConfigOutOfSync during the pod's life (NiFiKop's CR status). */
+function configOutOfSyncEvidence(
+  inc: Incarnation,
+  tl: ClusterFacts,
+  OPERATOR: OperatorIdentity,
+): string | null {
+  const broker = inc.broker!;
+  const from = inc.createdAt;
+  const until = inc.deletion!.at;
+  const w = tl.kafkaClusterWrites.find(
+    (x) =>
+      x.configOutOfSync?.includes(broker.brokerId) === true &&
+      x.namespace === inc.namespace &&
+      x.name === broker.kafkaCluster &&
+      (!from || compareTimes(x.at, from) > 0) &&
+      compareTimes(x.at, until) <= 0,
+  );
+  return w
+    ? `${OPERATOR.cr.kind} ${broker.kafkaCluster} status: ${wordsOf(OPERATOR.id).unit} ${broker.brokerId} ConfigOutOfSync, by ${actorOf(w)} at ${w.at} (audit ${w.auditID})`
+    : null;
+}
+
+function isDownscale(inc: Incarnation, tl: ClusterFacts, OPERATOR: OperatorIdentity): boolean {
   const deleted = linesBefore(inc).find((l) => logRoleOf(l.msg) === 'unitPodDeleted');
   if (deleted?.fields.brokerIdFirst === true) return true;
   const broker = inc.broker!;

@@ -38,6 +38,8 @@ export type FixVerdict = 'avoidable' | 'reverted-tamper' | 'other';
  * change stands, so it is counted apart.
  */
 export function fixVerdict(r: Recreation, autoscalerUsers: readonly string[] = []): FixVerdict {
+  // koperator's fix: another operator's findings name their own versions (wouldRestartByVersion).
+  if (r.operator !== undefined) return 'other';
   if (r.classification !== 'external-mutation-revert' || r.wouldRestart?.intentDiff !== false) return 'other';
   if (r.fields.length === 0) return 'other';
   const machine = (by: string | null) =>

@@ -5,12 +5,12 @@ import { FactStore } from '../facts/store';
 import type { Classification, Loop, Recreation } from '../model/findings';
 import { classifyDeletion } from './classify';
 import { findLoops, type LoopInput } from './loops';
-import type { AnalysisOptions } from './options';
+import { withLearnedVersions, type AnalysisOptions } from './options';
 import { sortByKey, sortWithKeys } from './sort-by-key';
 import { compareTimes, epochMicros } from './time';
 import { partitionFacts } from './partition';
 import { laterTime } from './newest-event';
-import { assembleIncarnations, type ClusterFacts, type Incarnation } from './timeline';
+import { assembleIncarnations, memberKey, type ClusterFacts, type Incarnation } from './timeline';
 
 export interface AnalysisResult {
   recreations: Recreation[];
@@ -80,6 +80,7 @@ function analyze(
 ): { loops: Loop[]; recreations: number } {
   const store = facts instanceof FactStore ? facts : FactStore.of(facts);
   const split = partitionFacts(store);
+  opts = withLearnedVersions(opts, split.learnedVersions);
   const configured = opts.operatorUsers ?? [];
   const learn = configured.length === 0;
   const cluster: ClusterFacts = {
@@ -149,7 +150,7 @@ function analyze(
  */
 class LoopInputs {
   private readonly tables = {
-    broker: new Table<Pick<LoopInput, 'namespace' | 'kafkaCluster' | 'brokerId'>>(),
+    broker: new Table<Pick<LoopInput, 'namespace' | 'kafkaCluster' | 'brokerId' | 'operator'>>(),
     user: new Table<string | null>(),
     classification: new Table<Classification>(),
     fields: new Table<LoopInput['fields']>(),
@@ -160,18 +161,21 @@ class LoopInputs {
   private fields = new Int32Array(1024);
   private at = new Float64Array(1024);
   private readonly deletedAt: string[] = [];
+  /** Each version range's answer, for the recreations of operators replayed by version (few). */
+  private readonly byVersion = new Map<number, Record<string, boolean>>();
   private n = 0;
 
   add(r: Recreation): void {
     if (this.n === this.at.length) this.grow();
     const i = this.n++;
     const t = this.tables;
-    const b = `${r.namespace}\u0000${r.kafkaCluster}\u0000${r.brokerId}`;
-    this.broker[i] = t.broker.index(b, () => ({
+    this.broker[i] = t.broker.index(memberKey(r.namespace, r), () => ({
       namespace: r.namespace,
+      ...(r.operator ? { operator: r.operator } : {}),
       kafkaCluster: r.kafkaCluster,
       brokerId: r.brokerId,
     }));
+    if (r.wouldRestartByVersion) this.byVersion.set(i, r.wouldRestartByVersion);
     const by = r.deletedPod.deletedBy;
     this.user[i] = t.user.index(by === null ? '\u0000' : `=${by}`, () => by);
     this.classification[i] = t.classification.index(r.classification, () => r.classification);
@@ -207,6 +211,7 @@ class LoopInputs {
         deletedPod: { deletedAt: this.deletedAt[i], deletedBy: t.user.value(this.user[i]) },
         classification: t.classification.value(this.classification[i]),
         fields: t.fields.value(this.fields[i]),
+        ...(this.byVersion.has(i) ? { wouldRestartByVersion: this.byVersion.get(i) } : {}),
       }));
       for (const l of findLoops(inputs, operatorUsers, newestAt, opts)) loops.push(l);
     }
@@ -256,7 +261,7 @@ function classifyBrokers(
 ): void {
   const byBroker = new Map<string, Incarnation[]>();
   for (const inc of incarnations) {
-    const k = `${inc.namespace}\u0000${inc.broker!.kafkaCluster}\u0000${inc.broker!.brokerId}`;
+    const k = memberKey(inc.namespace, inc.broker!);
     const list = byBroker.get(k);
     if (list) list.push(inc);
     else byBroker.set(k, [inc]);

@@ -2,13 +2,16 @@
 // broker, each initiated by the operator, none more than `loopMaxGapSeconds` after the
 // previous one. A deletion by anyone else ends the run.
 import type { Classification, DeletedPod, FieldChange, Loop, Recreation } from '../model/findings';
-import { analysisOf } from '../operators/analysis-registry';
+import { analysisOf, firstStoppingRange } from '../operators/analysis-registry';
 import type { AnalysisOptions } from './options';
 import { sortByKey } from './sort-by-key';
 import { compareTimes, epochMicros, secondsBetween } from './time';
 
 /** What a loop is found on: the recreation less its pods' details and its fields' values. */
-export type LoopInput = Pick<Recreation, 'namespace' | 'kafkaCluster' | 'brokerId' | 'classification'> & {
+export type LoopInput = Pick<
+  Recreation,
+  'namespace' | 'operator' | 'kafkaCluster' | 'brokerId' | 'classification' | 'wouldRestartByVersion'
+> & {
   deletedPod: Pick<DeletedPod, 'deletedAt' | 'deletedBy'>;
   fields: ReadonlyArray<Pick<FieldChange, 'path' | 'by' | 'via'>>;
 };
@@ -21,7 +24,7 @@ export function findLoops(
 ): Loop[] {
   const byBroker = new Map<string, LoopInput[]>();
   for (const r of recreations) {
-    const k = `${r.namespace}\u0000${r.kafkaCluster}\u0000${r.brokerId}`;
+    const k = `${r.namespace}\u0000${r.kafkaCluster}\u0000${r.brokerId}\u0000${r.operator ?? ''}`;
     const list = byBroker.get(k) ?? [];
     list.push(r);
     byBroker.set(k, list);
@@ -71,8 +74,18 @@ function toLoop(run: LoopInput[], newestAt: string): Loop {
     }
   }
   const active = secondsBetween(last.deletedPod.deletedAt, newestAt) <= 2 * Math.max(period, 1);
+  const analysis = analysisOf(first.operator);
+  const answers = run.flatMap((r) => (r.wouldRestartByVersion ? [r.wouldRestartByVersion] : []));
+  const stopped = first.operator && answers.length > 0 ? firstStoppingRange(analysis, answers) : undefined;
+  let recommendation = analysis.loopRecommendation(classification, written);
+  if (stopped !== undefined)
+    recommendation +=
+      stopped === null
+        ? ' No version of the operator keeps these pods: the difference is not one its steps tolerate.'
+        : ` The operator's versions ${stopped} keep these pods (wouldRestart false for every recreation).`;
   return {
     namespace: first.namespace,
+    ...(first.operator ? { operator: first.operator } : {}),
     kafkaCluster: first.kafkaCluster,
     brokerId: first.brokerId,
     classification,
@@ -83,7 +96,8 @@ function toLoop(run: LoopInput[], newestAt: string): Loop {
     fields,
     mutators,
     active,
-    recommendation: analysisOf().loopRecommendation(classification, written),
+    recommendation,
+    ...(stopped !== undefined ? { stoppedByVersion: stopped } : {}),
   };
 }
 

@@ -25,6 +25,39 @@ export interface AnalysisOptions {
    * always is: drift severity `autoscaler`, and the reverts summary.fixImpact counts avoidable.
    */
   autoscalerUsers?: string[];
+  /**
+   * Each replayed operator's version where known (`--nifikop-version`), by profile id: its
+   * steps replay it. Unknown, NiFiKop is taken to be of its newest steps and findings say so.
+   */
+  operatorVersions?: Record<string, string>;
+  /**
+   * Where a version of operatorVersions was read, when no flag gave it: the write of the
+   * operator's own Deployment whose image showed it (findings' evidence names it).
+   */
+  operatorVersionSources?: Record<string, string>;
+}
+
+/**
+ * The options with each operator version the data showed (its Deployment's image) where no
+ * flag gave one: a flag wins over the image.
+ */
+export function withLearnedVersions(
+  opts: AnalysisOptions,
+  learned: Readonly<Record<string, { version: string; seen: string }>>,
+): AnalysisOptions {
+  const ids = Object.keys(learned).filter((id) => opts.operatorVersions?.[id] === undefined);
+  if (ids.length === 0) return opts;
+  return {
+    ...opts,
+    operatorVersions: {
+      ...opts.operatorVersions,
+      ...Object.fromEntries(ids.map((id) => [id, learned[id].version])),
+    },
+    operatorVersionSources: {
+      ...opts.operatorVersionSources,
+      ...Object.fromEntries(ids.map((id) => [id, learned[id].seen])),
+    },
+  };
 }
 
 export function defaultAnalysisOptions(): AnalysisOptions {

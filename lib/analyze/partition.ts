@@ -9,14 +9,16 @@
 // references, and which binding names which unnamed create. A part then holds exactly the
 // facts its pods' incarnations would receive there, in the same order, for
 // assembleIncarnations.
-import type { ConfigMapWriteFact, KafkaClusterWriteFact, OperatorFact } from '../model/facts';
+import type {
+  ConfigMapWriteFact,
+  KafkaClusterWriteFact,
+  ObjectWriteFact,
+  OperatorFact,
+} from '../model/facts';
 import type { FactStore } from '../facts/store';
-import { identityOf, logRoleOf } from '../operators/registry';
+import { OPERATORS, logRoleOf } from '../operators/registry';
 import { sortWithKeys } from './sort-by-key';
 import { factTime, parseMaybeJson } from './timeline';
-
-// The operator replayed: the registry's default, koperator (lib/operators/).
-const OPERATOR = identityOf();
 
 export interface Part {
   /** Pod facts, as store indices, in the timeline's order. */
@@ -31,6 +33,8 @@ export interface Partitioned {
   configMapWrites: ConfigMapWriteFact[];
   /** Users that created pods owned by a KafkaCluster, in the order first seen. */
   learnedUsers: string[];
+  /** Each replayed operator's version as its own Deployment's image last showed it, with where. */
+  learnedVersions: Record<string, { version: string; seen: string }>;
   newestAt: string;
 }
 
@@ -43,8 +47,19 @@ const STAGE_RANK: Record<string, number> = {
 
 /** The part a pod named `name` in `ns` belongs to: its broker, or its namespace's rest. */
 function partKey(ns: string, name: string): string {
-  const b = OPERATOR.pods.unitOfPodName(name);
-  return b ? `${ns}\u0000${b.cluster}\u0000${b.unit}` : `${ns}\u0000`;
+  for (const op of OPERATORS) {
+    const b = op.pods.unitOfPodName(name);
+    if (b === null) continue;
+    const k = `${ns}\u0000${b.cluster}\u0000${b.unit}`;
+    return op.id === 'koperator' ? k : `${k}\u0000${op.id}`;
+  }
+  return `${ns}\u0000`;
+}
+
+/** Whether a pod create's body names any operator's cluster CR as its owner. */
+function ownedByOperatorCr(body: unknown): boolean {
+  for (const op of OPERATORS) if (op.pods.crOwner(body)) return true;
+  return false;
 }
 
 const ok = (code: number | null) => code === null || (code >= 200 && code < 300);
@@ -64,6 +79,7 @@ export function partitionFacts(store: FactStore): Partitioned {
   const configMapWrites: ConfigMapWriteFact[] = [];
   const lines: number[] = [];
   const learned = new Set<string>();
+  const learnedVersions: Record<string, { version: string; seen: string }> = {};
 
   // The incarnations assembleIncarnations' pod loop opens, found by uid, else by name; each is
   // reduced to its part (from its namespace and name) and whether it has a uid yet.
@@ -96,6 +112,15 @@ export function partitionFacts(store: FactStore): Partitioned {
       configMapWrites.push(store.fact(i) as ConfigMapWriteFact);
       continue;
     }
+    if (type === 'object') {
+      const f = store.fact(i) as ObjectWriteFact;
+      // The last write of the operator's Deployment in the data says its version.
+      if (f.operatorVersion && ok(f.code))
+        learnedVersions[f.operatorVersion.operator] = {
+          version: f.operatorVersion.version,
+          seen: `${f.resource} ${f.namespace ?? ''}/${f.name ?? ''} ${f.verb} at ${f.at} (audit ${f.auditID})`,
+        };
+    }
     if (type !== 'pod') {
       lines.push(i);
       continue;
@@ -109,7 +134,7 @@ export function partitionFacts(store: FactStore): Partitioned {
       (uid ? byUid.get(uid) : undefined) ?? (name ? byName.get(`${ns}/${name}`) : undefined);
     if (verb === 'create' && sub === null) {
       if (!ok(store.codeOf(i))) continue;
-      if (OPERATOR.pods.crOwner(store.responseOf(i)) || OPERATOR.pods.crOwner(store.requestOf(i)))
+      if (ownedByOperatorCr(store.responseOf(i)) || ownedByOperatorCr(store.requestOf(i)))
         learned.add(store.userOf(i)!);
       if (name) partOf(open(ns, name, uid).key).pods.push(i);
       else {
@@ -147,6 +172,7 @@ export function partitionFacts(store: FactStore): Partitioned {
   }
 
   // Operator lines attach to a pod by name (lib/analyze/timeline.ts attachOperatorLine).
+  let bareNames: Map<string, Set<string>> | null = null;
   for (const i of lines) {
     const line = store.fact(i) as OperatorFact;
     let name = line.pod;
@@ -156,9 +182,24 @@ export function partitionFacts(store: FactStore): Partitioned {
       if (typeof meta?.name === 'string') name = meta.name;
       if (typeof meta?.namespace === 'string') ns = meta.namespace;
     }
-    if (!name || !ns) continue;
-    const inc = byName.get(`${ns}/${name}`);
-    if (inc) partOf(inc.key).lines.push(i);
+    if (!name) continue;
+    if (ns) {
+      const inc = byName.get(`${ns}/${name}`);
+      if (inc) partOf(inc.key).lines.push(i);
+      continue;
+    }
+    // A line naming its pod without a namespace (NiFiKop's `Deleting pod <name>`): every part
+    // holding a pod of that name gets it, as assembleIncarnations attaches it.
+    if (bareNames === null) {
+      bareNames = new Map();
+      for (const [k, inc] of byName) {
+        const bare = k.slice(k.indexOf('/') + 1);
+        const keys = bareNames.get(bare) ?? new Set<string>();
+        keys.add(inc.key);
+        bareNames.set(bare, keys);
+      }
+    }
+    for (const k of bareNames.get(name) ?? []) partOf(k).lines.push(i);
   }
 
   // A binding takes its create out of the order the create had; put each part back in it.
@@ -171,6 +212,7 @@ export function partitionFacts(store: FactStore): Partitioned {
     kafkaClusterWrites,
     configMapWrites,
     learnedUsers: [...learned],
+    learnedVersions,
     newestAt: newestOf(store, order),
   };
 }

@@ -10,6 +10,9 @@ import { BoundedCache } from '../k8s/bounded-cache';
 import { compareTimes } from './time';
 import { parseMaybeJson, type Incarnation } from './timeline';
 
+/** The note of a desired pod read from the operator's diff line (after its version's steps). */
+export const MODIFIED_FROM_LOG = 'modified: from the verbose operator diff';
+
 export interface PodStates {
   original: Record<string, unknown> | null;
   modified: Record<string, unknown> | null;
@@ -97,8 +100,7 @@ export function reconstructStates(
     notes.push('original: from the verbose operator diff');
 
   let modified = successor ? originalOf(successor) : null;
-  if (!modified && (modified = fromVerbose(verbose, 'modified')))
-    notes.push('modified: from the verbose operator diff');
+  if (!modified && (modified = fromVerbose(verbose, 'modified'))) notes.push(MODIFIED_FROM_LOG);
   if (!modified && original) {
     const from = inc.createdAt;
     const until = inc.deletion?.at;

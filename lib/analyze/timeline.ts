@@ -12,23 +12,45 @@ import type {
 } from '../model/facts';
 import type { Recreation } from '../model/findings';
 import type { UnitIdentity } from '../operators/profile';
-import { identityOf, logRoleOf } from '../operators/registry';
+import { logRoleOf, OPERATORS } from '../operators/registry';
 import { secondsBetween } from './time';
 import { actorOf } from '../k8s/actor';
 
-// The operator replayed: the registry's default, koperator (lib/operators/). Its members are
-// the brokers the analysis groups by (findings keep kafkaCluster/brokerId).
-const OPERATOR = identityOf();
+/**
+ * A member of any replayed operator (lib/operators/registry.ts), as the findings hold it
+ * (findings-contract.md): `kafkaCluster`, `brokerId`, and `operator` for one other than koperator.
+ */
+export type BrokerIdentity = Pick<Recreation, 'kafkaCluster' | 'brokerId' | 'operator'>;
 
-/** A member as the findings name it (findings-contract.md): `kafkaCluster`, `brokerId`. */
-export type BrokerIdentity = Pick<Recreation, 'kafkaCluster' | 'brokerId'>;
-
-function brokerOfUnit(u: UnitIdentity | null): BrokerIdentity | null {
-  return u === null ? null : { kafkaCluster: u.cluster, brokerId: u.unit };
+function brokerOfUnit(operator: string, u: UnitIdentity | null): BrokerIdentity | null {
+  if (u === null) return null;
+  // koperator's members keep the findings' shape they always had: no `operator` key.
+  return operator === 'koperator'
+    ? { kafkaCluster: u.cluster, brokerId: u.unit }
+    : { operator, kafkaCluster: u.cluster, brokerId: u.unit };
 }
-const brokerOfPod = (pod: unknown): BrokerIdentity | null => brokerOfUnit(OPERATOR.pods.unitOfPod(pod));
-const brokerOfPodName = (name: string): BrokerIdentity | null =>
-  brokerOfUnit(OPERATOR.pods.unitOfPodName(name));
+
+/** The member a pod belongs to, by the first operator whose labels or owners claim it. */
+const brokerOfPod = (pod: unknown): BrokerIdentity | null => {
+  for (const op of OPERATORS) {
+    const b = brokerOfUnit(op.id, op.pods.unitOfPod(pod));
+    if (b) return b;
+  }
+  return null;
+};
+const brokerOfPodName = (name: string): BrokerIdentity | null => {
+  for (const op of OPERATORS) {
+    const b = brokerOfUnit(op.id, op.pods.unitOfPodName(name));
+    if (b) return b;
+  }
+  return null;
+};
+
+/** The key of a member: one operator's cluster never shares a member with another's. */
+export function memberKey(ns: string, b: BrokerIdentity): string {
+  const k = `${ns}\u0000${b.kafkaCluster}\u0000${b.brokerId}`;
+  return b.operator ? `${k}\u0000${b.operator}` : k;
+}
 
 export interface Deletion {
   at: string;
@@ -193,13 +215,11 @@ export function assembleIncarnations(
   // A pod that predates the data and was deleted by someone else (a drain, an
   // autoscaler) shows no labels and no operator trace; its name still places it in a
   // broker whose other pods are known to be koperator's.
-  const knownBrokers = new Set(
-    brokers.map((i) => `${i.namespace}/${i.broker!.kafkaCluster}/${i.broker!.brokerId}`),
-  );
+  const knownBrokers = new Set(brokers.map((i) => memberKey(i.namespace, i.broker!)));
   for (const inc of all) {
     if (inc.broker || !inc.deletion) continue;
     const named = brokerOfPodName(inc.name);
-    if (!named || !knownBrokers.has(`${inc.namespace}/${named.kafkaCluster}/${named.brokerId}`)) continue;
+    if (!named || !knownBrokers.has(memberKey(inc.namespace, named))) continue;
     inc.broker = named;
     inc.brokerFromName = true;
     brokers.push(inc);
@@ -259,8 +279,13 @@ function attachOperatorLine(
       if (typeof m.namespace === 'string') ns = m.namespace;
     }
   }
-  if (!name || !ns) return;
-  byName.get(key(ns, name))?.operatorLines.push(line);
+  if (!name) return;
+  if (ns) {
+    byName.get(key(ns, name))?.operatorLines.push(line);
+    return;
+  }
+  // NiFiKop's `Deleting pod <name>` names no namespace: a generated pod name is unique enough.
+  for (const inc of byName.values()) if (inc.name === name) inc.operatorLines.push(line);
 }
 
 export function parseMaybeJson(v: unknown): unknown {

@@ -2,6 +2,7 @@
 // pipeline → a report on stdout (or --out). stdout carries only the report; everything
 // else goes to stderr: one line per input that could not be read, warnings, and a last
 // line of counts. The exit status says whether every input was read (EXIT in exit-codes.ts).
+import { parseNifikopVersion } from '../nifikop/versions';
 import { createWriteStream, promises as fs } from 'fs';
 import { once } from 'events';
 import { availableParallelism } from 'os';
@@ -63,6 +64,9 @@ Rules
   --operator-user USER   the operator's user name (repeatable; default: learned from
                          the logs as the creator of pods owned by a KafkaCluster)
   --tainted-selector K=V a label of spec.taintedBrokersSelector (repeatable)
+  --nifikop-version V    NiFiKop's version (1.14.0): its node pods are replayed with
+                         that version's steps (default: its Deployment's image tag
+                         in the audit log, else its newest; findings say which)
   --autoscaler-user USER a user whose in-place resizes of broker pods are an
                          autoscaler's: live drift severity autoscaler, not alerted
                          (repeatable; the VPA updater's service account always is)
@@ -106,6 +110,7 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
       'loop-min-count': { type: 'string' },
       'loop-max-gap': { type: 'string' },
       'operator-user': { type: 'string', multiple: true },
+      'nifikop-version': { type: 'string' },
       'tainted-selector': { type: 'string', multiple: true },
       'autoscaler-user': { type: 'string', multiple: true },
       config: { type: 'string' },
@@ -394,6 +399,12 @@ function analysisOptions(values: Flags, file: FileConfig): PipelineOptions {
   if (list('cluster')) opts.kafkaClusters = list('cluster');
   if (list('operator-user')) opts.operatorUsers = list('operator-user');
   if (list('autoscaler-user')) opts.autoscalerUsers = list('autoscaler-user');
+  const nifikop = str('nifikop-version');
+  if (nifikop !== undefined) {
+    if (parseNifikopVersion(nifikop) === null)
+      throw new UsageError(`--nifikop-version "${nifikop}" is not a version like 1.15.0`);
+    opts.operatorVersions = { ...opts.operatorVersions, nifikop };
+  }
   const tainted = list('tainted-selector');
   if (tainted) {
     opts.taintedBrokersSelector = Object.fromEntries(

@@ -3,7 +3,12 @@
 // (a Deployment, an empty file) is a usage error with one line saying what it was.
 import { promises as fs } from 'fs';
 import { loadYamlBounded } from '../config/safe-yaml';
-import { explainPod, explanationLine, renderExplanation } from '../explain/explain-pod';
+import {
+  anyExplanationLine,
+  explainAnyPod,
+  renderAnyExplanation,
+  wouldBeRecreated,
+} from '../explain/explain-unit-pod';
 import { EXIT } from './exit-codes';
 import { parseFlags } from './flags';
 import { UsageError, type CliIo } from './io';
@@ -22,18 +27,23 @@ tells, with no logs at all:
   - which mutating webhooks left traces on the pod,
   - whether the intent-aware operator (0.30.0-rc1+) would restart it,
   - what to do about it.
+A NiFi node pod (labels nifi_cr and nodeId, or a NifiCluster owner) is explained as
+NiFiKop's: for each range of NiFiKop versions that decides differently, whether it
+would delete the pod, for which fields, and from which version on it is kept.
 
   FILE | -          the pod or List of pods (YAML or JSON); - reads stdin
   -f, --filename F  the same, as a flag (kubectl's -f)
   --desired FILE    a desired pod to compare against instead of the last-applied one
                     (one copied from the live pod: what the API server fills in is marked)
   -o, --format FMT  text (default) or json (an object for one pod, an array for a List)
-  --exit-code       exit 1 when koperator before the fix would re-create a pod
+  --exit-code       exit 1 when koperator before the fix (NiFiKop: its newest
+                    version) would re-create a pod
   -h, --help        this text
 
 Exit status
   0  explained (and, with --exit-code, no pod would be re-created)
-  1  with --exit-code: koperator before the fix would re-create at least one pod
+  1  with --exit-code: koperator before the fix (NiFiKop: its newest version)
+     would re-create at least one pod
   2  usage error: a bad flag, a missing or empty file, not YAML, not a Pod
 `;
 
@@ -64,16 +74,16 @@ export async function runExplain(argv: string[], io: CliIo): Promise<number> {
     if (d.pods.length !== 1) throw new UsageError(`--desired ${values.desired}: needs exactly one pod`);
     desired = d.pods[0];
   }
-  const explanations = pods.map((p) => explainPod(p, desired));
+  const explanations = pods.map((p) => explainAnyPod(p, desired));
   if (format === 'json') {
     io.stdout.write(JSON.stringify(list ? explanations : explanations[0], null, 2) + '\n');
   } else if (!list) {
-    io.stdout.write(renderExplanation(explanations[0]));
+    io.stdout.write(renderAnyExplanation(explanations[0]));
   } else {
-    const lines = explanations.map(explanationLine);
-    io.stdout.write(`${lines.join('\n')}\n\n${explanations.map(renderExplanation).join('\n')}`);
+    const lines = explanations.map(anyExplanationLine);
+    io.stdout.write(`${lines.join('\n')}\n\n${explanations.map(renderAnyExplanation).join('\n')}`);
   }
-  const restarts = explanations.some((e) => e.beforeFix.restarts);
+  const restarts = explanations.some(wouldBeRecreated);
   return values['exit-code'] && restarts ? EXIT.matched : EXIT.ok;
 }
 

@@ -308,7 +308,7 @@ export function explanationLine(e: PodExplanation): string {
 }
 
 /** A field's change as every report prints it (change-lines.ts): beside its label when one line, else under it. */
-function fieldChangeLines(
+export function fieldChangeLines(
   label: string,
   f: { path: string; from: unknown; to: unknown },
   note: string,
@@ -320,7 +320,7 @@ function fieldChangeLines(
 }
 
 /** The explanation is printed and pasted into tickets: env values only for allowlisted names. */
-function redacted<T extends { fields: FieldDiff[] }>(d: T): T {
+export function redacted<T extends { fields: FieldDiff[] }>(d: T): T {
   return { ...d, fields: d.fields.map((f) => ({ path: f.path, ...redactField(f.path, f.from, f.to) })) };
 }
 
@@ -329,7 +329,7 @@ function redacted<T extends { fields: FieldDiff[] }>(d: T): T {
  * or plain. One copied from the live pod carries the live pod's annotation too, which says
  * nothing of what is desired: then the pod itself is the desired one.
  */
-function stampedOriginal(
+export function stampedOriginal(
   desired: Record<string, unknown>,
   liveAnnotation: string,
 ): Record<string, unknown> | null {

@@ -18,6 +18,7 @@ import {
 } from '../k8s/object-paths';
 import { isWholeObjectPatch } from '../k8s/whole-object-patch';
 import { internText } from './project';
+import { operatorVersionsOfDeployment } from '../operators/registry';
 
 type Base = Omit<ObjectWriteFact, 'type' | 'apiGroup' | 'resource'>;
 
@@ -72,6 +73,10 @@ export function projectObjectWrite(
   }
   const generation = numberAt(stored, 'metadata', 'generation');
   if (generation !== undefined) fact.generation = generation;
+  if (resource === 'deployments') {
+    const [found] = operatorVersionsOfDeployment(stored ?? request);
+    if (found) fact.operatorVersion = found;
+  }
   const replicas = numberAt(stored ?? request, 'spec', 'replicas');
   if (replicas !== undefined) fact.replicas = replicas;
   return fact;

@@ -8,7 +8,7 @@ import type { LogRecord } from '../model/record';
 import type { OperatorLine } from '../model/operator-line';
 import { ValueInterner } from './value-interner';
 import { BoundedCache } from '../k8s/bounded-cache';
-import { isObject, nonEmptyString as str, stringAt } from '../k8s/json-value';
+import { getIn, isObject, nonEmptyString as str, stringAt } from '../k8s/json-value';
 import {
   CR_RESOURCES,
   mayBeOperatorPod,
@@ -60,12 +60,35 @@ function projectAudit(e: AuditEvent, src: Src): Fact | null {
   if (resource === 'pods') return projectPod(e, base, response);
   // An operator's cluster CR and its members' configuration objects: metadata only. The fact
   // types keep koperator's names (`kafkacluster`, `configmap`): they are the facts' format.
-  if (typeof resource === 'string' && CR_RESOURCES.has(resource)) return { type: 'kafkacluster', ...base };
+  if (typeof resource === 'string' && CR_RESOURCES.has(resource))
+    return {
+      type: 'kafkacluster',
+      ...base,
+      ...outOfSyncMembers(base.subresource, e.requestObject, response),
+    };
   if (typeof resource === 'string' && UNIT_CONFIG_RESOURCES.has(resource))
     return { type: 'configmap', ...base };
   return typeof resource === 'string' && isFightObjectWrite(e.verb, resource, ref.subresource, ref.apiGroup)
     ? projectObjectWrite(e, base, ref.apiGroup ?? '', resource)
     : null;
+}
+
+/**
+ * The members a CR status write sets ConfigOutOfSync (NiFiKop's `status.nodesState`, a map by
+ * node id), as an optional member: only those ids pass, never the body.
+ */
+function outOfSyncMembers(
+  subresource: string | null,
+  request: unknown,
+  response: unknown,
+): { configOutOfSync?: string[] } {
+  if (subresource !== 'status') return {};
+  const states = getIn(request, ['status', 'nodesState']) ?? getIn(response, ['status', 'nodesState']);
+  if (!isObject(states)) return {};
+  const ids = Object.keys(states).filter(
+    (id) => getIn(states[id], ['configurationState']) === 'ConfigOutOfSync',
+  );
+  return ids.length > 0 ? { configOutOfSync: ids } : {};
 }
 
 /** The impersonated user, as an optional member (absent, not undefined, when there is none). */

@@ -39,8 +39,16 @@ export const FINDINGS_COLUMNS = [
   { name: 'hour', type: 'string', comment: 'hour slot (UTC, yyyy-MM-dd-HH) the row describes' },
   { name: 'run_at', type: 'string', comment: 'scheduled time of the analysis run that wrote the row' },
   { name: 'namespace', type: 'string', comment: 'namespace (null for a cluster-scoped fight target)' },
-  { name: 'kafka_cluster', type: 'string', comment: 'KafkaCluster name (recreation, loop, drift)' },
-  { name: 'broker_id', type: 'string', comment: 'broker id (recreation, loop, drift)' },
+  {
+    name: 'kafka_cluster',
+    type: 'string',
+    comment: "KafkaCluster name (recreation, loop, drift); the NifiCluster's where operator is nifikop",
+  },
+  {
+    name: 'broker_id',
+    type: 'string',
+    comment: "broker id (recreation, loop, drift); NiFi's node id where operator is nifikop",
+  },
   { name: 'classification', type: 'string', comment: 'class of the recreation or loop' },
   {
     name: 'event_time',
@@ -133,6 +141,14 @@ export const FINDINGS_COLUMNS = [
     type: 'boolean',
     comment: 'drift: koperator before 0.30.0-rc1 would have re-created the pod for it',
   },
+  // Last, so tables made before it keep their columns' positions; null is koperator's, as in
+  // the findings document (a finding without `operator`) and in every row written before it.
+  {
+    name: 'operator',
+    type: 'string',
+    comment:
+      'recreation, loop: the operator when not koperator (nifikop: kafka_cluster and broker_id are its NifiCluster and node id, would_restart_* are null)',
+  },
 ] as const satisfies readonly Column[];
 
 /** The partition columns, in key order: `cluster=<c>/dt=<yyyy-MM-dd>/`. */
@@ -187,8 +203,12 @@ function emptyRow(type: RecordType, id: string, hour: string, runAt: string): Fi
   return { ...row, record_type: type, id, hour, run_at: runAt };
 }
 
-const brokerOf = (x: { namespace: string; kafkaCluster: string; brokerId: string }): string =>
-  `${x.namespace}/${x.kafkaCluster}/${x.brokerId}`;
+const brokerOf = (x: {
+  namespace: string;
+  operator?: string;
+  kafkaCluster: string;
+  brokerId: string;
+}): string => `${x.namespace}/${x.kafkaCluster}/${x.brokerId}${x.operator ? `/${x.operator}` : ''}`;
 
 /** A loop's identity: its broker and its first deletion as the alert state remembers it. */
 export function loopId(cluster: string, loop: Loop, startedAt: string): string {
@@ -299,8 +319,9 @@ export function rowsForHour(f: HourFindings, ctx: HourContext): FindingsRow[] {
         new_value: asText(c.to),
         set_by: c.by,
       })),
-      would_restart_three_way: r.wouldRestart?.threeWayMerge ?? null,
-      would_restart_intent: r.wouldRestart?.intentDiff ?? null,
+      // koperator's two diffs; another operator's answers are per version (the JSON document's).
+      would_restart_three_way: r.operator ? null : (r.wouldRestart?.threeWayMerge ?? null),
+      would_restart_intent: r.operator ? null : (r.wouldRestart?.intentDiff ?? null),
       loop_id: loop ? idOfLoop(loop) : null,
       evidence: [...r.evidence],
       fix_verdict: fixVerdict(r, ctx.autoscalerUsers),
@@ -308,6 +329,7 @@ export function rowsForHour(f: HourFindings, ctx: HourContext): FindingsRow[] {
       downtime_from: downtime?.from ?? null,
       ready_at: r.createdPod?.readyAt ?? null,
       broker_removed: isBrokerRemoval(r),
+      operator: r.operator ?? null,
     });
   }
 
@@ -335,6 +357,7 @@ export function rowsForHour(f: HourFindings, ctx: HourContext): FindingsRow[] {
       mutators: [...l.mutators],
       active: l.active,
       recommendation: l.recommendation,
+      operator: l.operator ?? null,
     });
   }
 

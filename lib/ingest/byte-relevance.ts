@@ -25,6 +25,7 @@
 import {
   CR_RESOURCES,
   isOperatorPodName,
+  isKeptCrWrite,
   isUnitConfigWrite,
   MARKER_TEXTS,
   UNIT_CONFIG_RESOURCES,
@@ -668,7 +669,8 @@ function judge(buf: Buffer, start: number, end: number): ByteVerdict {
   const resource = token(buf, refResource, refResourceTo);
   const sub = refSub >= 0 && refSubTo > refSub ? token(buf, refSub, refSubTo) : null;
   if (resource === 'pods') return podVerdict(buf, verb, sub, start, end);
-  if (CR_RESOURCES.has(resource)) return sub === null ? ByteVerdict.Parse : ByteVerdict.Irrelevant;
+  if (CR_RESOURCES.has(resource))
+    return isKeptCrWrite(resource, sub) ? ByteVerdict.Parse : ByteVerdict.Irrelevant;
   if (UNIT_CONFIG_RESOURCES.has(resource))
     return refName >= 0 && isUnitConfigWrite(resource, token(buf, refName, refNameTo))
       ? ByteVerdict.Parse

@@ -10,6 +10,7 @@
 import { IGNORED_RESOURCES } from '../fights/relevance';
 import {
   CR_RESOURCES,
+  CR_STATUS_KEPT,
   OPERATOR_IMAGE_PIECES,
   OWN_RESOURCE_FOLDS,
   UNIT_CONFIG_RESOURCES,
@@ -73,7 +74,12 @@ export function auditFilterPattern(): Pattern {
     or(
       eq(RESOURCE, 'pods'),
       ...[...UNIT_CONFIG_RESOURCES].map((r) => eq(RESOURCE, r)),
-      ...[...CR_RESOURCES].map((r) => and(eq(RESOURCE, r), { op: 'NOT EXISTS', field: SUBRESOURCE })),
+      ...[...CR_RESOURCES].map((r) =>
+        // A CR whose status is kept ships every subresource of it (a superset; the pattern is short).
+        CR_STATUS_KEPT.has(r)
+          ? eq(RESOURCE, r)
+          : and(eq(RESOURCE, r), { op: 'NOT EXISTS', field: SUBRESOURCE }),
+      ),
       and(
         ...excludedResources().map((r) => ne(RESOURCE, r)),
         or({ op: 'NOT EXISTS', field: SUBRESOURCE }, eq(SUBRESOURCE, 'scale')),

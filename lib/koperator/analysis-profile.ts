@@ -28,6 +28,7 @@ export const KOPERATOR_ANALYSIS: OperatorAnalysis = {
     },
   ],
   fixedVersion: FIXED_OPERATOR_VERSION,
+  intent: intentDecision,
   lastAppliedOf: lastAppliedConfiguration,
   loopRecommendation,
 };

@@ -21,6 +21,7 @@ const MESSAGES: Readonly<Record<LogRole, readonly string[]>> = {
   specChanged: [MSG.specChanged],
   resourceUpdated: [MSG.resourceUpdated],
   resourceCreated: [MSG.resourceCreated],
+  orderOnlyInSync: [],
 };
 
 const ROLE_OF_MESSAGE: ReadonlyMap<string, LogRole> = new Map(
@@ -31,6 +32,7 @@ const ROLE_OF_MESSAGE: ReadonlyMap<string, LogRole> = new Map(
 
 export const KOPERATOR: OperatorIdentity = {
   id: 'koperator',
+  findingKeys: { cluster: 'kafkaCluster', unit: 'brokerId' },
   cr: {
     group: 'kafka.banzaicloud.io',
     kind: 'KafkaCluster',

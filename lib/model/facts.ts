@@ -87,6 +87,12 @@ export interface PodWriteFact extends AuditFactBase {
 /** A write to a KafkaCluster custom resource (usually logged at Metadata level). */
 export interface KafkaClusterWriteFact extends AuditFactBase {
   type: 'kafkacluster';
+  /**
+   * On a kept `status` write (NiFiKop's NifiCluster): the members its body sets to
+   * `ConfigOutOfSync` (`status.nodesState.<id>.configurationState`), the cause of a config
+   * restart; nothing else of the body is kept. Absent where the level shows no body.
+   */
+  configOutOfSync?: string[];
 }
 
 /** A write to a ConfigMap (metadata only; never its data). */
@@ -128,6 +134,11 @@ export interface ObjectWriteFact extends AuditFactBase {
   generation?: number;
   /** spec.replicas after the write (or as the body set it), for owners that scale their pods. */
   replicas?: number;
+  /**
+   * A replayed operator's version, from the image its own Deployment's body names (NiFiKop's
+   * `…/nifikop:v1.17.0-release`); absent on every other write.
+   */
+  operatorVersion?: { operator: string; version: string };
 }
 
 export type Fact = PodWriteFact | KafkaClusterWriteFact | ConfigMapWriteFact | OperatorFact | ObjectWriteFact;

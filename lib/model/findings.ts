@@ -61,6 +61,12 @@ export interface CreatedPod {
 
 export interface Recreation {
   namespace: string;
+  /**
+   * The operator, for one other than koperator (`nifikop`); absent: koperator's. The JSON
+   * document then names its cluster and member in that operator's words (`nifiCluster`,
+   * `nodeId`) in place of `kafkaCluster`/`brokerId`, which hold them here.
+   */
+  operator?: string;
   kafkaCluster: string;
   brokerId: string;
   deletedPod: DeletedPod;
@@ -68,11 +74,19 @@ export interface Recreation {
   classification: Classification;
   fields: FieldChange[];
   wouldRestart: { threeWayMerge: boolean; intentDiff: boolean } | null;
+  /**
+   * For an operator replayed version by version (NiFiKop): whether each range of its versions
+   * that decides differently would delete the pod; the document's `wouldRestart` for it. The
+   * internal `wouldRestart` then holds the running (or assumed) version's answer and the newest's.
+   */
+  wouldRestartByVersion?: Record<string, boolean>;
   evidence: string[];
 }
 
 export interface Loop {
   namespace: string;
+  /** As Recreation.operator. */
+  operator?: string;
   kafkaCluster: string;
   brokerId: string;
   classification: Classification;
@@ -85,6 +99,11 @@ export interface Loop {
   active: boolean;
   /** Plain-words advice; an addition to the contract's keys, which checks ignore. */
   recommendation: string;
+  /**
+   * For an operator replayed version by version (NiFiKop): the first range of its versions from
+   * which none of the loop's recreations would happen, or null when no version stops it.
+   */
+  stoppedByVersion?: string | null;
 }
 
 /** A controller other than koperator fighting a mutator or another writer (fights.md). */

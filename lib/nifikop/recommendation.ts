@@ -6,6 +6,8 @@
 // (its agent's ShouldMutate). NiFi pods get labels and annotations from the NifiCluster's
 // `spec.pod.labels` / `spec.pod.annotations`.
 import { getIn, isObject } from '../k8s/json-value';
+import type { Classification } from '../model/findings';
+import type { WrittenField } from '../operators/profile';
 import { firstVersionInSync, isLinkerdInjected, type NifikopGates, type NifikopPods } from './steps';
 import { NIFIKOP_VERSION_RANGES, parseNifikopVersion } from './versions';
 
@@ -81,4 +83,46 @@ export function nifikopRecommendation(
     );
   }
   return { upgradeTo: newer ? first : null, injectors, text: parts.join('; ') + '.' };
+}
+
+/** The injector a writer's name points at (its webhook configuration or service account), if any. */
+export function injectorOfWriter(by: string): Injector | null {
+  const w = by.toLowerCase();
+  if (w.includes('istio') || w.includes('sidecar-injector')) return 'istio';
+  if (w.includes('linkerd')) return 'linkerd';
+  if (w.includes('zarf')) return 'zarf';
+  return null;
+}
+
+/**
+ * Advice for a NiFiKop loop, from its class and the fields' writers: each known injector's
+ * opt-out for NiFi pods; the version that would stop the loop is the analysis' (the loop's
+ * `stoppedByVersion`), added by the caller.
+ */
+export function nifikopLoopRecommendation(
+  classification: Classification,
+  written: readonly WrittenField[],
+): string {
+  switch (classification) {
+    case 'external-mutation-revert': {
+      const writers = [...new Set(written.map((w) => w.by).filter((b): b is string => b !== null))];
+      const optOuts = [
+        ...new Set(writers.map(injectorOfWriter).filter((i): i is Injector => i !== null)),
+      ].map((i) => OPT_OUT[i]);
+      const named = writers.length > 0 ? writers.join(', ') : 'a writer the logs do not name';
+      const paths = [...new Set(written.map((w) => w.path))].join(', ');
+      return (
+        `NiFiKop re-creates the node pod because ${named} changed ${paths || 'fields'} it declares. ` +
+        (optOuts.length > 0
+          ? `Keep the injector off NiFi pods: ${optOuts.join('; ')}.`
+          : 'Exclude the NiFi pods from that writer, or declare the same value in the NifiCluster spec.')
+      );
+    }
+    case 'config-change':
+      return 'The node configuration (Secret <cluster>-config-<id>) changed repeatedly: find who rewrites the NifiCluster config.';
+    case 'intent-change':
+      return 'The NifiCluster spec keeps changing: find who writes it (a GitOps tool and a person fighting?).';
+    default:
+      return 'NiFiKop re-creates this node pod repeatedly; the logs do not show why. Log NiFiKop at debug (`resource diffs`) and pod writes at RequestResponse.';
+  }
 }

@@ -109,6 +109,16 @@ export function parseNifikopVersion(text: string): SemVer | null {
   return [Number(m[1]), Number(m[2]), m[3] === undefined ? 0 : Number(m[3])];
 }
 
+/**
+ * NiFiKop's version from its operator image (`ghcr.io/konpyutaika/docker-images/nifikop:v1.17.0-release`),
+ * null for another image or a tag with no version (`latest`, a digest only).
+ */
+export function nifikopImageVersion(image: string): string | null {
+  const m = /(?:^|\/)nifikop:([^@/:]+)(?:@.*)?$/.exec(image.trim());
+  const v = m ? parseNifikopVersion(m[1]) : null;
+  return v ? v.join('.') : null;
+}
+
 function compare(a: SemVer, b: SemVer): number {
   for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] - b[i];
   return 0;

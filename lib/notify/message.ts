@@ -201,7 +201,7 @@ export function alertSubject(m: AlertMessage): string {
     );
   }
   const f = m.finding;
-  const broker = wordsOf().unitOf(f.namespace, f.kafkaCluster, f.brokerId);
+  const broker = wordsOf(f.operator).unitOf(f.namespace, f.kafkaCluster, f.brokerId);
   const detail = m.findingType === 'loop' ? `${f.classification}, ${m.totalCount}x` : f.classification;
   // A broker removed by a downscale re-created nothing: its subject says what happened.
   const event =

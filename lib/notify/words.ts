@@ -53,7 +53,7 @@ export function recommendationOf(m: AlertMessage): string {
   // A revert whose writers the logs name gets their own remedies (how each wrote: at admission,
   // in place, by a patch), as a loop's advice does.
   if (m.finding.classification === 'external-mutation-revert' && m.finding.fields.some((f) => f.by))
-    return wordsOf().revertAdvice(m.finding.fields);
+    return wordsOf(m.finding.operator).revertAdvice(m.finding.fields);
   return recommendationFor(m.finding.classification);
 }
 
@@ -99,7 +99,7 @@ export function sourcesText(m: AlertMessage): string | null {
 export function brokerOf(m: AlertMessage): string {
   if (m.findingType === 'fight') return `${m.finding.kind} over ${fightLabel(m.finding)}`;
   const f = m.finding;
-  return wordsOf().unitOf(f.namespace, f.kafkaCluster, f.brokerId);
+  return wordsOf('operator' in f ? f.operator : undefined).unitOf(f.namespace, f.kafkaCluster, f.brokerId);
 }
 
 /** The class of a broker's finding, the kind of a fight, a drift's kind and severity. */

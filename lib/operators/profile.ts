@@ -36,6 +36,8 @@ export interface UnitIdentity {
 export interface OperatorIdentity {
   /** Short name: `koperator`, `nifikop`; findings of another than koperator carry it as `operator`. */
   readonly id: string;
+  /** The keys findings name its cluster and member by (findings-contract.md). */
+  readonly findingKeys: { readonly cluster: string; readonly unit: string };
   /** The operator's cluster custom resource. */
   readonly cr: {
     readonly group: string;
@@ -47,6 +49,11 @@ export interface OperatorIdentity {
      * wrapping keeps it: escaped JSON, GKE method names); shorter pieces scan faster.
      */
     readonly textPiece: string;
+    /**
+     * Whether the CR's `status` writes are kept: NiFiKop's carry each node's
+     * `configurationState` (a config restart's cause); koperator's are never read.
+     */
+    readonly keepStatus?: boolean;
   };
   /**
    * Every resource of the operator's own API (its CR first): their writes belong to its exact
@@ -82,6 +89,12 @@ export interface OperatorIdentity {
      */
     readonly markerTexts: readonly string[];
   };
+  /**
+   * The operator's version from the image of its own Deployment (NiFiKop's
+   * `…/nifikop:v1.17.0-release`), null for any other image; absent where the version is not read
+   * this way (koperator: its fix is asked of by version, not replayed by it).
+   */
+  versionOfImage?(image: string): string | null;
   readonly logs: {
     /** What a log line means to the analysis, from its `msg`; null: a line the analysis never reads. */
     roleOf(msg: string): LogRole | null;
@@ -161,12 +174,16 @@ export type LogRole =
   /** The fixed operator's intent diff. */
   | 'specChanged'
   | 'resourceUpdated'
-  | 'resourceCreated';
+  | 'resourceCreated'
+  /** A patch of re-orderings only, taken as in sync (NiFiKop 1.15 and later: a tell of its version). */
+  | 'orderOnlyInSync';
 
 /** One version range's steps around the diff, and the decision they lead to. */
 export interface DiffVersion {
   /** The first version with these steps; null for the oldest replayed. */
   readonly since: string | null;
+  /** The range's name in findings' `wouldRestart` by version (NiFiKop: `<1.12`, `>=1.15`). */
+  readonly label?: string;
   /** The steps, in a few words (README, tests). */
   readonly steps: string;
   /** Whether the operator at these versions deletes the pod, from its three states. */
@@ -203,6 +220,14 @@ export interface OperatorAnalysis {
   readonly diffVersions: readonly DiffVersion[];
   /** The version `wouldRestart` is asked of (the first that stops external-mutation loops). */
   readonly fixedVersion: string;
+  /**
+   * Whether an operator of unknown version is replayed with its newest steps (NiFiKop: findings
+   * then say the version was assumed, and answer `wouldRestart` for every range) rather than
+   * with those before the fix (koperator).
+   */
+  readonly assumeNewest?: boolean;
+  /** The diff of the operator's intent alone (last-applied to desired): a change of its CR. */
+  intent(original: unknown, modified: unknown): DiffDecision;
   /**
    * What the operator's annotator writes into the last-applied annotation for a desired pod
    * (objectmatcher's SetLastAppliedAnnotation, as the operator marshals the pod).

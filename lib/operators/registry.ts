@@ -1,10 +1,11 @@
 // The operators replayed exactly, by identity (lib/operators/profile.ts), and what the ingest
 // and the fact store ask of all of them at once. Light: no diff code (see analysis-registry.ts).
-// With koperator alone, every answer here is koperator's own.
 import { KOPERATOR } from '../koperator/profile';
+import { NIFIKOP } from '../nifikop/profile';
+import { getIn } from '../k8s/json-value';
 import type { LogRole, OperatorIdentity } from './profile';
 
-export const OPERATORS: readonly OperatorIdentity[] = [KOPERATOR];
+export const OPERATORS: readonly OperatorIdentity[] = [KOPERATOR, NIFIKOP];
 
 /** The identity of the operator `id`: koperator when none is named (a finding without `operator`). */
 export function identityOf(id = 'koperator'): OperatorIdentity {
@@ -27,6 +28,16 @@ export function isOperatorPodName(name: string): boolean {
 
 /** Every operator's cluster CR, by the audit objectRef's `resource`. */
 export const CR_RESOURCES: ReadonlySet<string> = new Set(OPERATORS.map((op) => op.cr.resource));
+
+/** The CRs whose `status` writes are kept (NiFiKop's: each node's ConfigurationState). */
+export const CR_STATUS_KEPT: ReadonlySet<string> = new Set(
+  OPERATORS.filter((op) => op.cr.keepStatus).map((op) => op.cr.resource),
+);
+
+/** Whether a write to an operator's CR (`resource`, `subresource`) is kept: the CR itself, or a status it keeps. */
+export function isKeptCrWrite(resource: string, subresource: string | null | undefined): boolean {
+  return !subresource || (subresource === 'status' && CR_STATUS_KEPT.has(resource));
+}
 
 /** Every resource of the operators' own APIs (never a fight's). */
 export const OWN_RESOURCES: readonly string[] = OPERATORS.flatMap((op) => op.ownResources);
@@ -85,4 +96,24 @@ export function logRoleOf(msg: string): LogRole | null {
     if (role !== null) return role;
   }
   return null;
+}
+
+/**
+ * The replayed operators' versions a Deployment body shows in its containers' images
+ * (`spec.template.spec.containers[].image`): the operator's own Deployment, written by its
+ * installer. Empty for every other body.
+ */
+export function operatorVersionsOfDeployment(body: unknown): Array<{ operator: string; version: string }> {
+  const out: Array<{ operator: string; version: string }> = [];
+  const containers = getIn(body, ['spec', 'template', 'spec', 'containers']);
+  if (!Array.isArray(containers)) return out;
+  for (const c of containers) {
+    const image = getIn(c, ['image']);
+    if (typeof image !== 'string') continue;
+    for (const op of OPERATORS) {
+      const version = op.versionOfImage?.(image) ?? null;
+      if (version !== null) out.push({ operator: op.id, version });
+    }
+  }
+  return out;
 }

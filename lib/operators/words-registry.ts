@@ -1,9 +1,13 @@
 // How each operator's findings are said to people (lib/operators/profile.ts OperatorWords), apart
 // from its identity so that the ingest, which reads identities only, does not bundle the words.
 import { KOPERATOR_WORDS } from '../koperator/words';
+import { NIFIKOP_WORDS } from '../nifikop/words';
 import type { OperatorWords } from './profile';
 
-const WORDS: ReadonlyMap<string, OperatorWords> = new Map([['koperator', KOPERATOR_WORDS]]);
+const WORDS: ReadonlyMap<string, OperatorWords> = new Map([
+  ['koperator', KOPERATOR_WORDS],
+  ['nifikop', NIFIKOP_WORDS],
+]);
 
 /** The words of the operator `id`: koperator's when none is named (a finding without `operator`). */
 export function wordsOf(id = 'koperator'): OperatorWords {

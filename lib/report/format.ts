@@ -2,6 +2,7 @@
 // time, a period, a broker or a field value is written.
 import { isBrokerRemoval } from '../analyze/removal';
 import type { Fight, FindingsDocument, InputError, Loop, Recreation } from '../model/findings';
+import { wordsOf } from '../operators/words-registry';
 import { CLASS_ORDER } from './colors';
 export { fightKey, fightLabel } from '../fights/key';
 
@@ -61,24 +62,34 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
-type BrokerRef = Pick<Recreation, 'namespace' | 'kafkaCluster' | 'brokerId'>;
+type BrokerRef = Pick<Recreation, 'namespace' | 'operator' | 'kafkaCluster' | 'brokerId'>;
 
-/** Identity of a broker across recreations and loops. */
+/** Identity of a broker (or another operator's member) across recreations and loops. */
 export function brokerKey(b: BrokerRef): string {
-  return JSON.stringify([b.namespace, b.kafkaCluster, b.brokerId]);
+  // koperator's key as it always was; another operator's member is never one of its brokers.
+  return JSON.stringify(
+    b.operator
+      ? [b.namespace, b.kafkaCluster, b.brokerId, b.operator]
+      : [b.namespace, b.kafkaCluster, b.brokerId],
+  );
 }
 
-/** `kafka/orders-kafka #1`: namespace, cluster and broker id in the order people say them. */
+/**
+ * `kafka/orders-kafka #1`: namespace, cluster and broker id in the order people say them;
+ * another operator's member in its own words (`NiFiKop (NifiCluster nifi/prod, node 2)`).
+ */
 export function brokerLabel(b: BrokerRef): string {
+  if (b.operator) return wordsOf(b.operator).unitOf(b.namespace, b.kafkaCluster, b.brokerId);
   return `${b.namespace}/${b.kafkaCluster} #${b.brokerId}`;
 }
 
-/** Namespace, cluster, then broker id numerically (ids are numbers written as strings). */
+/** Namespace, cluster, then broker id numerically (ids are numbers written as strings), then operator. */
 export function compareBrokers(a: BrokerRef, b: BrokerRef): number {
   return (
     a.namespace.localeCompare(b.namespace, 'en') ||
     a.kafkaCluster.localeCompare(b.kafkaCluster, 'en') ||
-    compareIds(a.brokerId, b.brokerId)
+    compareIds(a.brokerId, b.brokerId) ||
+    (a.operator ?? '').localeCompare(b.operator ?? '', 'en')
   );
 }
 
@@ -270,6 +281,20 @@ export function verdictOf(w: Recreation['wouldRestart']): Verdict {
     before: w.threeWayMerge ? 'restart' : 'no restart',
     after: w.intentDiff ? 'restart' : 'no restart',
   };
+}
+
+/**
+ * Another operator's answers for each range of its versions, in one line (`NiFiKop <1.12
+ * restart · 1.12-1.13 no restart · …`): what its findings say in place of koperator's two verdicts.
+ */
+export function versionVerdicts(r: Pick<Recreation, 'operator' | 'wouldRestartByVersion'>): string {
+  const operator = wordsOf(r.operator).operator;
+  const by = r.wouldRestartByVersion;
+  if (!by) return `${operator}: unknown (no answer by version in the logs)`;
+  const ranges = Object.entries(by).map(
+    ([range, restarts]) => `${range} ${restarts ? 'restart' : 'no restart'}`,
+  );
+  return `${operator} ${ranges.join(' · ')}`;
 }
 
 /**

@@ -11,6 +11,7 @@ import type {
   Loop,
   Recreation,
 } from '../model/findings';
+import { identityOf } from '../operators/registry';
 
 /** Names the document for tools that read it (findings-contract.md); bumped only on a breaking change. */
 export const FINDINGS_SCHEMA = 'koperator-audit/findings';
@@ -30,11 +31,20 @@ export function renderJson(doc: FindingsDocument): string {
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }
 
+/**
+ * The member's keys: koperator's `kafkaCluster`/`brokerId`; another operator's `operator` and
+ * its own words (NiFiKop: `nifiCluster`/`nodeId`) in their place (findings-contract.md).
+ */
+function memberKeys(f: Pick<Recreation, 'operator' | 'kafkaCluster' | 'brokerId'>): Record<string, string> {
+  if (!f.operator) return { kafkaCluster: f.kafkaCluster, brokerId: f.brokerId };
+  const keys = identityOf(f.operator).findingKeys;
+  return { operator: f.operator, [keys.cluster]: f.kafkaCluster, [keys.unit]: f.brokerId };
+}
+
 export function orderRecreation(r: Recreation): Recreation {
   return {
     namespace: r.namespace,
-    kafkaCluster: r.kafkaCluster,
-    brokerId: r.brokerId,
+    ...(memberKeys(r) as Pick<Recreation, 'kafkaCluster' | 'brokerId'>),
     deletedPod: {
       name: r.deletedPod.name,
       uid: r.deletedPod.uid,
@@ -44,9 +54,11 @@ export function orderRecreation(r: Recreation): Recreation {
     createdPod: r.createdPod ? orderCreatedPod(r.createdPod) : null,
     classification: r.classification,
     fields: r.fields.map(orderField),
-    wouldRestart: r.wouldRestart
-      ? { threeWayMerge: r.wouldRestart.threeWayMerge, intentDiff: r.wouldRestart.intentDiff }
-      : null,
+    // An operator replayed by version answers for each range (findings-contract.md).
+    wouldRestart: (r.wouldRestartByVersion ??
+      (r.wouldRestart
+        ? { threeWayMerge: r.wouldRestart.threeWayMerge, intentDiff: r.wouldRestart.intentDiff }
+        : null)) as Recreation['wouldRestart'],
     evidence: r.evidence,
   };
 }
@@ -67,8 +79,7 @@ function orderField(f: FieldChange): FieldChange {
 function orderLoop(l: Loop): Loop {
   return {
     namespace: l.namespace,
-    kafkaCluster: l.kafkaCluster,
-    brokerId: l.brokerId,
+    ...(memberKeys(l) as Pick<Loop, 'kafkaCluster' | 'brokerId'>),
     classification: l.classification,
     count: l.count,
     firstAt: l.firstAt,
@@ -79,6 +90,7 @@ function orderLoop(l: Loop): Loop {
     active: l.active,
     // Not a contract key; the checks ignore it, people read it.
     recommendation: l.recommendation,
+    ...(l.stoppedByVersion !== undefined ? { stoppedByVersion: l.stoppedByVersion } : {}),
   };
 }
 

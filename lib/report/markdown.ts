@@ -23,6 +23,7 @@ import {
   fightParties,
   sortFights,
   verdictOf,
+  versionVerdicts,
   dataEndOf,
   inputErrorsOf,
   nothingRead,
@@ -323,7 +324,9 @@ function recreationDetails(r: Recreation): string[] {
   const out = [
     `<details><summary>${summary}</summary>`,
     '',
-    `Would restart — before the koperator fix (three-way merge): **${v.before}** · after the fix (intent diff): **${v.after}**`,
+    r.operator
+      ? `Would restart — by version: **${mdText(versionVerdicts(r))}**`
+      : `Would restart — before the koperator fix (three-way merge): **${v.before}** · after the fix (intent diff): **${v.after}**`,
     '',
   ];
   if (r.fields.length) out.push(...fence(fieldDiff(r), 'diff'), '');

@@ -150,6 +150,8 @@ export function nifiNodePod(spec: NifiClusterSpec, nodeId: string): Pod {
         },
       },
     },
+    // Go marshals the zero PodStatus as {}: the last-applied annotation keeps it.
+    status: {},
   };
   if (spec.initContainers.length > 0) pod.spec!.initContainers = [...spec.initContainers].sort(byName);
   return JSON.parse(JSON.stringify(pod)) as Pod;

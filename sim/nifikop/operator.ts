@@ -1,8 +1,9 @@
 // NiFiKop as the simulator models it, at a given version: for each node of a NifiCluster it lists
 // the node's pod (labels nifi_cr, nodeId), creates it when there is none (its Secret
-// `<cluster>-config-<id>` first), and otherwise asks lib/nifikop what this version decides about
-// the live pod; a pod found out of sync is deleted (`Deleting pod <name>`, after the cluster's
-// status is set to ClusterRollingUpgrading) and created again at a later reconcile. Every
+// `<cluster>-config-<id>` first), and otherwise decides about the live pod with the simulator's
+// own model of this version's reconcileNifiPod (./reconcile.ts, never lib/nifikop's code); a pod
+// found out of sync is deleted (`Deleting pod <name>`, after the cluster's status is set to
+// ClusterRollingUpgrading) and created again at a later reconcile. Every
 // deletion is also the ground truth for that recreation, carrying `operator: "nifikop"`,
 // `nifiCluster` and `nodeId` (findings-contract.md, "Operators other than koperator").
 //
@@ -10,10 +11,8 @@
 // injectors of ./webhooks.ts among them) mutate its pods as they mutate koperator's, and its
 // requests land in the same audit log; its log lines and truth are its own (`log`, `recreations`).
 import type { Pod } from 'kubernetes-types/core/v1';
-import { intentDecision, lastAppliedConfiguration } from '../../lib/koperator/pod-diff';
 import type { Classification, FieldChange } from '../../lib/model/findings';
-import { nifikopDecision, wouldRestartByVersion, type NifikopDecision } from '../../lib/nifikop/steps';
-import type { RequestRecord } from '../audit-event';
+import type { Actor, RequestRecord } from '../audit-event';
 import { createPod, gracefulDelete, kubeletFinalDelete, startPod } from '../kube';
 import { attribute } from '../operator';
 import { stampLastApplied } from '../pods';
@@ -21,6 +20,14 @@ import { MS, SEC, type Micros } from '../time';
 import type { LivePod, NodeInfo, World } from '../world';
 import { NIFI_CLUSTER_API_VERSION, nifiNodePod, nodeConfigSecretName, type NifiClusterSpec } from './cluster';
 import { NifikopLog } from './log';
+import {
+  rangeOf,
+  reconcileModel,
+  restartByRange,
+  specChange,
+  type ModelDecision,
+  type ModelPods,
+} from './reconcile';
 
 export type NifiClusterState = 'ClusterRunning' | 'ClusterReconciling' | 'ClusterRollingUpgrading';
 
@@ -45,10 +52,12 @@ export interface NifikopOptions {
   version: string;
   /** Debug logging (`resource diffs` and the in-sync lines). */
   debug?: boolean;
+  /** Its service account (default: the World's operator). */
+  actor?: Actor;
 }
 
 export interface NodeReconcile {
-  decision: NifikopDecision;
+  decision: ModelDecision;
   recreation: NifiRecreation | null;
   /** When the node's pod (the same or its successor) is ready again. */
   readyAt: Micros;
@@ -68,6 +77,10 @@ export class NifikopOperator {
     readonly opts: NifikopOptions,
   ) {}
 
+  private get actor(): Actor {
+    return this.opts.actor ?? this.world.operator;
+  }
+
   private ms(min: number, max: number): Micros {
     return Math.round(this.world.rng.float(min, max) * MS);
   }
@@ -81,7 +94,7 @@ export class NifikopOperator {
     return this.world.request({
       at,
       latency: this.ms(6, 20),
-      actor: this.world.operator,
+      actor: this.actor,
       verb: 'patch',
       resource: 'nificlusters',
       apiGroup: 'nifi.konpyutaika.com',
@@ -108,7 +121,7 @@ export class NifikopOperator {
     return this.world.request({
       at,
       latency: this.ms(5, 15),
-      actor: this.world.operator,
+      actor: this.actor,
       verb: create ? 'create' : 'patch',
       resource: 'secrets',
       apiVersion: 'v1',
@@ -137,17 +150,11 @@ export class NifikopOperator {
     previous?: NodeInfo,
   ): { pod: LivePod; record: RequestRecord; readyAt: Micros } {
     let t = this.secretWrite(nodeId, at).doneAt + this.ms(2, 9);
-    const { pod, record } = createPod(
-      this.world,
-      stampLastApplied(this.desired(nodeId)),
-      this.world.operator,
-      t,
-      {
-        cluster: this.spec.name,
-        brokerId: nodeId,
-        node: this.pickNode(previous),
-      },
-    );
+    const { pod, record } = createPod(this.world, stampLastApplied(this.desired(nodeId)), this.actor, t, {
+      cluster: this.spec.name,
+      brokerId: nodeId,
+      node: this.pickNode(previous),
+    });
     this.pods.set(nodeId, pod);
     t = record.doneAt + this.ms(3, 10);
     this.configurationState.set(nodeId, 'ConfigInSync');
@@ -161,23 +168,36 @@ export class NifikopOperator {
     return { pod, record, readyAt };
   }
 
-  /** What this NiFiKop decides about the node's live pod now. */
-  decide(nodeId: string): NifikopDecision {
+  /** The three pods objectmatcher is given for the node now. */
+  private podsOf(nodeId: string): ModelPods {
     const pod = this.pods.get(nodeId);
     if (!pod) throw new Error(`simulator: no pod for NiFi node ${this.spec.name}/${nodeId}`);
-    return nifikopDecision(
-      this.opts.version,
-      { lastApplied: pod.lastApplied, desired: this.desired(nodeId), live: pod.live },
-      { configInSync: this.configurationState.get(nodeId) === 'ConfigInSync' },
-    );
+    return { original: pod.lastApplied, desired: this.desired(nodeId), live: pod.live };
+  }
+
+  private configInSync(nodeId: string): boolean {
+    return this.configurationState.get(nodeId) === 'ConfigInSync';
+  }
+
+  /**
+   * The node's configuration changed in the NifiCluster: NiFiKop rewrites its Secret and marks the
+   * node ConfigOutOfSync; the next reconcile deletes the pod even on an empty patch.
+   */
+  changeConfig(nodeId: string, at: Micros): Micros {
+    const t = this.secretWrite(nodeId, at).doneAt + this.ms(2, 9);
+    this.configurationState.set(nodeId, 'ConfigOutOfSync');
+    return this.statusUpdate(t).doneAt;
+  }
+
+  /** What this NiFiKop decides about the node's live pod now. */
+  decide(nodeId: string): ModelDecision {
+    return reconcileModel(rangeOf(this.opts.version), this.podsOf(nodeId), this.configInSync(nodeId));
   }
 
   /** One reconcile of one node at `at`: in sync (debug line), or delete and create again. */
   reconcileNode(nodeId: string, at: Micros): NodeReconcile {
-    const pod = this.pods.get(nodeId);
-    if (!pod) throw new Error(`simulator: no pod for NiFi node ${this.spec.name}/${nodeId}`);
-    const desired = this.desired(nodeId);
-    const pods = { lastApplied: pod.lastApplied, desired, live: pod.live };
+    const pods = this.podsOf(nodeId);
+    const pod = this.pods.get(nodeId)!;
     const decision = this.decide(nodeId);
     if (this.opts.debug) {
       this.log.line(at, 'debug', 'searching for pod with label because name is empty', [
@@ -186,7 +206,7 @@ export class NifikopOperator {
         ['kind', '*v1.Pod'],
       ]);
     }
-    if (!decision.changed) {
+    if (!decision.deletes) {
       if (this.opts.debug) {
         this.log.line(
           at + this.ms(2, 20),
@@ -208,15 +228,15 @@ export class NifikopOperator {
     if (Object.keys(decision.patch).length > 0 && this.opts.debug) {
       this.log.line(t, 'debug', 'resource diffs', [
         ['patch', JSON.stringify(decision.patch)],
-        ['current', JSON.stringify(pod.live)],
-        ['modified', JSON.stringify(lastAppliedConfiguration(desired))],
+        ['current', JSON.stringify(decision.current)],
+        ['modified', JSON.stringify(decision.modified)],
         ['original', JSON.stringify(pod.lastApplied)],
       ]);
       diffLogged = true;
     }
     t = this.setState('ClusterRollingUpgrading', t + this.ms(3, 12)) + this.ms(2, 10);
     this.log.line(t, 'info', `Deleting pod ${pod.name}`);
-    const deleted = gracefulDelete(this.world, pod, this.world.operator, t + this.ms(0.2, 2));
+    const deleted = gracefulDelete(this.world, pod, this.actor, t + this.ms(0.2, 2));
     const goneAt = kubeletFinalDelete(this.world, pod, deleted.doneAt + this.secs(8, 25)).doneAt;
     this.pods.delete(nodeId);
     const recreation: NifiRecreation = {
@@ -224,14 +244,10 @@ export class NifikopOperator {
       namespace: pod.namespace,
       nifiCluster: this.spec.name,
       nodeId,
-      deleted: { pod, at: deleted.receivedAt, by: this.world.operator.username, auditID: deleted.auditID },
+      deleted: { pod, at: deleted.receivedAt, by: this.actor.username, auditID: deleted.auditID },
       created: null,
       ...classify(pod, decision, pods),
-      wouldRestart: Object.fromEntries(
-        wouldRestartByVersion(pods, {
-          configInSync: this.configurationState.get(nodeId) === 'ConfigInSync',
-        }).map((r) => [r.range, r.restart]),
-      ),
+      wouldRestart: restartByRange(pods),
       evidence: [
         ...(pod.mutatedBy.length > 0 && pod.createAuditID ? [pod.createAuditID] : []),
         ...pod.causeAuditIDs,
@@ -268,25 +284,16 @@ export class NifikopOperator {
 /** The truth's classification of a NiFiKop deletion, with its fields and their writers. */
 function classify(
   pod: LivePod,
-  decision: NifikopDecision,
-  pods: { lastApplied: unknown; desired: unknown },
+  decision: ModelDecision,
+  pods: ModelPods,
 ): { classification: Classification; fields: FieldChange[] } {
-  const intent = intentDecision(pods.lastApplied, pods.desired);
-  if (intent.changed && intent.fields.length > 0) {
-    return {
-      classification: 'intent-change',
-      fields: intent.fields.map((f) => ({ path: f.path, from: f.from ?? null, to: f.to ?? null, by: null })),
-    };
-  }
+  const intent = specChange(pods.original, pods.desired);
+  if (intent.length > 0)
+    return { classification: 'intent-change', fields: intent.map((f) => ({ ...f, by: null })) };
   // An empty patch still deletes the pod when the node's configuration is out of sync.
   if (decision.fields.length === 0) return { classification: 'config-change', fields: [] };
   return {
     classification: 'external-mutation-revert',
-    fields: decision.fields.map((f) => ({
-      path: f.path,
-      from: f.from ?? null,
-      to: f.to ?? null,
-      by: attribute(pod.writes, f.path),
-    })),
+    fields: decision.fields.map((f) => ({ ...f, by: attribute(pod.writes, f.path) })),
   };
 }

@@ -63,13 +63,16 @@ describe('operatorLogFilterPattern', () => {
   });
 
   it('renders one regex, within CloudWatch’s character set', () => {
-    expect(renderPattern(pattern)).toBe('{ $.kubernetes.container_image = %kafka-operator|koperator% }');
+    expect(renderPattern(pattern)).toBe(
+      '{ $.kubernetes.container_image = %kafka-operator|koperator|nifikop% }',
+    );
   });
 
   it.each([
     ['ghcr.io/banzaicloud/kafka-operator:v0.25.1', true],
     ['ghcr.io/adobe/koperator:0.28.0-adobe-20250923', true],
     ['123456789012.dkr.ecr.eu-west-1.amazonaws.com/mirror/kafka-operator:v0.25.1', true],
+    ['ghcr.io/konpyutaika/docker-images/nifikop:v1.17.0-release', true],
     ['nginx:1.27', false],
     ['ghcr.io/adobe/kafka-cruise-control:2.5', false],
   ])('%s passes: %s', (image, passes) => {
@@ -113,7 +116,7 @@ describe('the EKS resources with operator logs', () => {
     expect(Object.keys(t.Resources).sort()).toEqual(Object.keys(without.Resources).sort());
     expect(t.Resources.EksSubscriptions!.Properties).toMatchObject({
       OperatorLogGroupNames: operatorLogGroups.map((g) => g.logGroupName),
-      OperatorFilterPattern: '{ $.kubernetes.container_image = %kafka-operator|koperator% }',
+      OperatorFilterPattern: '{ $.kubernetes.container_image = %kafka-operator|koperator|nifikop% }',
     });
     expect(statement(t, 'SubscribeOperatorLogGroups')).toEqual({
       Sid: 'SubscribeOperatorLogGroups',

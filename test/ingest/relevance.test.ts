@@ -141,14 +141,14 @@ describe('pre-filter on the record text', () => {
       // Reads are recognised by their top-level verb, which wrapped events do not expose.
       const wrapped = container === 'fluent-bit-log' || container.startsWith('aks-');
       const provable =
-        !/pods|configmaps|kafkacluster/.test(body) ||
+        !/pods|configmaps|secrets[\\"/.?]|kafkacluster|nificluster/.test(body) ||
         (!wrapped && ['get', 'list', 'watch'].includes(ev.verb)) ||
         // another team's pod, told by the name in its URI and no koperator word anywhere
         (!wrapped &&
           ev.objectRef?.resource === 'pods' &&
           ev.verb !== 'create' &&
           brokerOfPodName(ev.objectRef.name ?? '') === null &&
-          !/afka|brokerId/.test(body));
+          !/afka|brokerId|nifi|Nifi/.test(body));
       expect([ev.verb, ev.objectRef?.resource, irrelevantEvents(body, false)]).toEqual([
         ev.verb,
         ev.objectRef?.resource,
@@ -181,6 +181,9 @@ describe('pre-filter on the record text', () => {
     ['{"auditID":"1","objectRef":{"resource":"pods"}}', 0],
     ['{"auditID":"1","verb":"list","objectRef":{"resource":"pods"}}', 1],
     ['{"auditID":"1","verb":"patch","objectRef":{"resource":"pods"}}', 0],
+    // NiFiKop's node Secrets are read; a name that merely holds `secrets` is not a Secret.
+    ['{"auditID":"1","verb":"update","objectRef":{"resource":"secrets","name":"n-config-0"}}', 0],
+    ['{"auditID":"1","verb":"update","objectRef":{"resource":"leases","name":"vault-secrets-webhook"}}', 1],
   ])('%s → %i', (s, want) => {
     expect(irrelevantEvents(s, false)).toBe(want);
   });

@@ -63,7 +63,7 @@ describe('auditFilterPattern', () => {
       const ev = event('update', r);
       const kept = patternMatches(pattern, ev, 'absent-matches');
       // ConfigMaps (koperator's broker configs) and KafkaClusters are read by the analysis.
-      expect([r, kept]).toEqual([r, r === 'configmaps' || r === 'kafkaclusters']);
+      expect([r, kept]).toEqual([r, ['configmaps', 'kafkaclusters', 'secrets', 'nificlusters'].includes(r)]);
     }
     expect(excluded).toContain('*reviews');
     expect(excluded.length).toBeLessThan(IGNORED_RESOURCES.size);
@@ -97,7 +97,10 @@ describe('auditFilterPattern', () => {
     ['create', 'subjectaccessreviews', undefined, false],
     ['update', 'endpointslices', undefined, false],
     ['patch', 'nodes', 'status', false],
-    ['update', 'secrets', undefined, false],
+    // Secrets are shipped for NiFiKop's node configuration (the ingest keeps `<cluster>-config-<id>`, metadata only).
+    ['update', 'secrets', undefined, true],
+    ['patch', 'nificlusters', 'status', true],
+    ['update', 'nifiusers', undefined, false],
     ['update', 'kafkatopics', undefined, false],
   ];
   it.each(rows)('%s %s/%s: kept %s', (verb, resource, subresource, kept) => {

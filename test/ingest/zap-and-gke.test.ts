@@ -1,6 +1,6 @@
 // The two formats whose fields are mapped rather than copied: zap's `ts` and GKE LogEntries.
 import { gkeEntryToAuditObject, parseMethodName, parseResourceName } from '../../lib/ingest/formats/gke';
-import { normaliseTs, toOperatorLine } from '../../lib/ingest/formats/zap';
+import { isZapShaped, normaliseTs, toOperatorLine } from '../../lib/ingest/formats/zap';
 
 describe('zap ts → RFC 3339 UTC with milliseconds', () => {
   it.each([
@@ -44,6 +44,29 @@ describe('zap ts → RFC 3339 UTC with milliseconds', () => {
         status: 'ClusterRunning',
       },
     });
+  });
+
+  it.each([
+    // NiFiKop's production encoder names the time `time` (nifikop #346, #600).
+    [
+      {
+        level: 'info',
+        time: '2026-08-13T09:01:02.345Z',
+        msg: 'Deleting pod p',
+        logger: 'controllers.NifiCluster',
+      },
+      '2026-08-13T09:01:02.345Z',
+      { logger: 'controllers.NifiCluster' },
+    ],
+    // `ts` is the time where both are present; `time` is then a field like any other.
+    [{ level: 'info', ts: 1793611869.5, time: 'x', msg: 'm' }, '2026-11-02T09:31:09.500Z', { time: 'x' }],
+  ])('reads the time from `ts`, else from `time`: %j', (v, ts, fields) => {
+    expect(isZapShaped(v)).toBe(true);
+    expect(toOperatorLine(v)).toEqual({ ts, level: 'info', msg: v.msg, fields });
+  });
+
+  it('a line with neither `ts` nor a string `time` is no zap line', () => {
+    expect(isZapShaped({ level: 'info', msg: 'm', time: 5 })).toBe(false);
   });
 });
 

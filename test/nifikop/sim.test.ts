@@ -1,5 +1,9 @@
 // The simulator's NiFiKop (sim/nifikop): a node under each injector, at the versions that decide
 // differently; its recreations, log lines and audit requests.
+import { analyzeFacts } from '../../lib/analyze';
+import { defaultAnalysisOptions } from '../../lib/analyze/options';
+import { simulateCluster } from '../../sim';
+import { simulatedFacts } from '../support/sim-facts';
 import { istioSidecar, linkerdProxy, registryMirror, zarfAgent, zarfImage } from '../../sim/nifikop/webhooks';
 import { nifiClusterSpec, nifiNodePod } from '../../sim/nifikop/cluster';
 import { renderNifikopLine } from '../../sim/nifikop/log';
@@ -147,5 +151,37 @@ describe('the simulated NiFiKop', () => {
     expect(zarfImage('nifi')).toMatch(/^127\.0\.0\.1:31999\/library\/nifi:latest-zarf-\d+$/);
     expect(zarfImage('apache/nifi@sha256:abc')).toBe('127.0.0.1:31999/apache/nifi@sha256:abc');
     expect(zarfImage('127.0.0.1:31999/apache/nifi:2.0.0-zarf-1')).toBeNull();
+  });
+
+  it('beside koperator: the same options give the same logs, and koperator’s recreations are as without it', () => {
+    const opts = {
+      seed: 5,
+      start: '2026-11-03T08:00:00Z',
+      scenarios: ['scaleops-loop' as const],
+      noiseRatio: 0.2,
+    };
+    const nifikop = { version: '1.13.0', scenarios: ['zarf' as const, 'config-change' as const] };
+    const a = simulateCluster({ ...opts, nifikop });
+    const b = simulateCluster({ ...opts, nifikop });
+    expect(JSON.stringify(b)).toBe(JSON.stringify(a));
+    expect(a.truth.recreations).toEqual(simulateCluster(opts).truth.recreations);
+    expect(a.truth.nifikop!.recreations.map((r) => r.classification)).toContain('config-change');
+    // NiFiKop's own service account deletes its pods, and its lines are in the operator log.
+    expect(new Set(a.truth.nifikop!.recreations.map((r) => r.deletedPod.deletedBy))).toEqual(
+      new Set(['system:serviceaccount:nifikop:nifikop']),
+    );
+    expect(a.operator.some((l) => l.msg.startsWith('Deleting pod edge-'))).toBe(true);
+    // The version is read from NiFiKop's Deployment (Helm's patch of its image); a flag wins.
+    const evidence = (opts: Parameters<typeof analyzeFacts>[1]) =>
+      analyzeFacts(simulatedFacts(a), opts).recreations.find((r) => r.operator === 'nifikop')!.evidence;
+    expect(evidence(defaultAnalysisOptions())).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^NiFiKop 1\.13\.0 \(replayed as 1\.12-1\.13\), read from its image: deployments nifikop\/nifikop patch at /,
+        ),
+      ]),
+    );
+    const flagged = evidence({ ...defaultAnalysisOptions(), operatorVersions: { nifikop: '1.13.0' } });
+    expect(flagged.some((e) => e.startsWith('NiFiKop '))).toBe(false);
   });
 });

@@ -10,7 +10,12 @@ import {
   wouldRestartByVersion,
   type NifikopPods,
 } from '../../lib/nifikop/steps';
-import { NIFIKOP_VERSION_RANGES, nifikopVersionRange, parseNifikopVersion } from '../../lib/nifikop/versions';
+import {
+  NIFIKOP_VERSION_RANGES,
+  nifikopImageVersion,
+  nifikopVersionRange,
+  parseNifikopVersion,
+} from '../../lib/nifikop/versions';
 import { DESIRED, edit, istio, linkerd, live, mirror, states, zarf } from './fixtures';
 
 const LIVE = live(DESIRED);
@@ -280,6 +285,11 @@ describe('versions', () => {
     expect(parseNifikopVersion('v1.16.0-release')).toEqual([1, 16, 0]);
     expect(parseNifikopVersion('1.17')).toEqual([1, 17, 0]);
     expect(parseNifikopVersion('latest')).toBeNull();
+    expect(nifikopImageVersion('ghcr.io/konpyutaika/docker-images/nifikop:v1.17.0-release')).toBe('1.17.0');
+    expect(nifikopImageVersion('registry.corp/mirror/nifikop:1.13@sha256:abc')).toBe('1.13.0');
+    expect(nifikopImageVersion('ghcr.io/konpyutaika/docker-images/nifikop:latest')).toBeNull();
+    expect(nifikopImageVersion('apache/nifi:1.23.2')).toBeNull();
+    expect(nifikopImageVersion('ghcr.io/x/not-nifikop:v1.17.0')).toBeNull();
   });
 
   it.each([

@@ -25,14 +25,16 @@ import {
   logRoleOf,
   mayBeOperatorPod,
   OPERATORS,
+  operatorOfLogMessage,
   OWN_GROUPS,
   OWN_RESOURCES,
   UNIT_CONFIG_RESOURCES,
 } from '../../lib/operators/registry';
+import { NIFIKOP } from '../../lib/nifikop/profile';
 
-describe('the registry, with koperator alone', () => {
+describe('the registry: koperator, then NiFiKop', () => {
   it('holds koperator, by identity and by replay', () => {
-    expect(OPERATORS.map((o) => o.id)).toEqual(['koperator']);
+    expect(OPERATORS.map((o) => o.id)).toEqual(['koperator', 'nifikop']);
     expect(analysisOf().id).toBe('koperator');
     expect(analysisOf('koperator')).toBe(KOPERATOR_ANALYSIS);
     expect(() => analysisOf('nobody')).toThrow(/no operator profile/);
@@ -45,12 +47,18 @@ describe('the registry, with koperator alone', () => {
       resource: 'kafkaclusters',
       textPiece: 'fkaclus',
     });
+    expect(NIFIKOP.cr.resource).toContain(NIFIKOP.cr.textPiece);
     expect(KOPERATOR.cr.resource).toContain(KOPERATOR.cr.textPiece);
-    expect([...CR_RESOURCES]).toEqual(['kafkaclusters']);
-    expect(OWN_RESOURCES).toEqual(['kafkaclusters', 'kafkatopics', 'kafkausers', 'cruisecontroloperations']);
-    expect(OWN_GROUPS).toEqual(['kafka.banzaicloud.io']);
+    expect([...CR_RESOURCES]).toEqual(['kafkaclusters', 'nificlusters']);
+    expect(OWN_RESOURCES.slice(0, 4)).toEqual([
+      'kafkaclusters',
+      'kafkatopics',
+      'kafkausers',
+      'cruisecontroloperations',
+    ]);
+    expect(OWN_GROUPS).toEqual(['kafka.banzaicloud.io', 'nifi.konpyutaika.com']);
     expect(KOPERATOR.ownResourceFolds).toEqual(['kafka*']);
-    expect([...UNIT_CONFIG_RESOURCES]).toEqual(['configmaps']);
+    expect([...UNIT_CONFIG_RESOURCES]).toEqual(['configmaps', 'secrets']);
     expect(KOPERATOR.unitConfig.nameOf('events', '2')).toBe('events-config-2');
     expect(KOPERATOR.pods.unitOfPodName('events-kafka-2-x7k2p')).toEqual({
       cluster: 'events-kafka',
@@ -64,7 +72,8 @@ describe('the registry, with koperator alone', () => {
     );
     expect(isUnitConfigWrite('configmaps', 'events-config-2')).toBe(true);
     expect(isUnitConfigWrite('configmaps', 'events-config')).toBe(false);
-    expect(isUnitConfigWrite('secrets', 'events-config-2')).toBe(false);
+    // NiFiKop's node configuration is a Secret of the same name pattern.
+    expect(isUnitConfigWrite('secrets', 'events-config-2')).toBe(true);
   });
 
   it.each<[string, unknown]>([
@@ -107,7 +116,10 @@ describe('the registry, with koperator alone', () => {
     expect(logRoleOf(MSG.terminatedContainer)).toBe('terminatedContainer');
     expect(logRoleOf(MSG.specChanged)).toBe('specChanged');
     expect(logRoleOf('Reconciling KafkaCluster')).toBeNull();
-    expect(isUsedLogMessage('resource diffs')).toBe(false);
+    // NiFiKop's, not koperator's: read by NiFiKop's profile.
+    expect(operatorOfLogMessage('resource diffs')?.id).toBe('nifikop');
+    expect(operatorOfLogMessage('Deleting pod search-nifi-2-nodeabcde')?.id).toBe('nifikop');
+    expect(isUsedLogMessage('Deleting pod ')).toBe(false);
   });
 });
 
@@ -155,6 +167,7 @@ describe('an operator whose steps change by version (a NiFiKop-like table)', () 
       step('1.15.0', 'linkerd merged; order-only patches in sync'),
     ],
     fixedVersion: '1.15.0',
+    intent: () => ({ changed: false, patch: {}, fields: [] }),
     lastAppliedOf: (desired) => desired,
     loopRecommendation: () => '',
   };
@@ -229,5 +242,42 @@ describe('koperator’s log-line context', () => {
   it('marks the downscale path, which logs brokerId before pod', () => {
     expect(ctx({ brokerId: '2', pod: 'p' }).marks).toEqual({ brokerIdFirst: true });
     expect(ctx({ pod: 'p', brokerId: '2' }).marks).toEqual({});
+  });
+});
+
+describe('NiFiKop’s identity', () => {
+  it.each([
+    [
+      'labels',
+      { metadata: { labels: { app: 'nifi', nifi_cr: 'prod', nodeId: '2' } } },
+      { cluster: 'prod', unit: '2' },
+    ],
+    [
+      'nodeId and the owner',
+      { metadata: { labels: { nodeId: '0' }, ownerReferences: [{ kind: 'NifiCluster', name: 'prod' }] } },
+      { cluster: 'prod', unit: '0' },
+    ],
+    ['koperator’s labels', { metadata: { labels: { kafka_cr: 'events', brokerId: '2' } } }, null],
+  ])('finds the node of a pod by its %s', (_n, pod, unit) => {
+    expect(NIFIKOP.pods.unitOfPod(pod)).toEqual(unit);
+  });
+
+  it.each([
+    ['search-nifi-2-nodexk2p9', { cluster: 'search-nifi', unit: '2' }],
+    ['events-kafka-2-x7k2p', null],
+    ['search-nifi-2-node', null],
+  ])('reads the node of the pod name %s', (name, unit) => {
+    expect(NIFIKOP.pods.unitOfPodName(name)).toEqual(unit);
+    if (unit) expect(KOPERATOR.pods.unitOfPodName(name)).toBeNull();
+  });
+
+  it('keeps its config Secret and its status writes, and places its lines', () => {
+    expect(isUnitConfigWrite('secrets', 'prod-config-2')).toBe(true);
+    expect(isUnitConfigWrite('secrets', 'prod-tls')).toBe(false);
+    expect(NIFIKOP.cr.keepStatus).toBe(true);
+    expect(NIFIKOP.logs.context('Deleting pod prod-2-nodeabcde', {})).toMatchObject({
+      pod: 'prod-2-nodeabcde',
+    });
+    expect(NIFIKOP.logs.roleOf('pod resource is in sync (order-only diff ignored)')).toBe('orderOnlyInSync');
   });
 });

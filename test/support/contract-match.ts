@@ -2,9 +2,33 @@
 // rules used by the checks"), so a test can say exactly which finding is wrong.
 import type { FindingsDocument, Loop, Recreation } from '../../lib/model/findings';
 
+/** The member a finding names: koperator's keys, or another operator's (`nifiCluster`, `nodeId`). */
+interface MemberKeys {
+  namespace: string;
+  operator?: string;
+  kafkaCluster?: string;
+  brokerId?: string;
+  nifiCluster?: string;
+  nodeId?: string;
+}
+
 export interface ExpectedDocument {
-  recreations: Array<Pick<Recreation, 'deletedPod' | 'classification' | 'fields'>>;
-  loops: Array<Pick<Loop, 'namespace' | 'kafkaCluster' | 'brokerId' | 'count' | 'classification'>>;
+  recreations: Array<
+    Pick<Recreation, 'deletedPod' | 'classification' | 'fields'> & {
+      operator?: string;
+      /** Another operator's answers by version range (NiFiKop), compared when given. */
+      wouldRestart?: unknown;
+    }
+  >;
+  loops: Array<MemberKeys & Pick<Loop, 'count' | 'classification'> & { stoppedByVersion?: string | null }>;
+}
+
+/** The truth's recreations and loops of every operator (a simulated cluster's NiFiKop beside koperator's). */
+export function allOperators(truth: ExpectedDocument & { nifikop?: ExpectedDocument }): ExpectedDocument {
+  return {
+    recreations: [...truth.recreations, ...(truth.nifikop?.recreations ?? [])],
+    loops: [...truth.loops, ...(truth.nifikop?.loops ?? [])],
+  };
 }
 
 export function contractMistakes(expected: ExpectedDocument, actual: FindingsDocument): string[] {
@@ -23,6 +47,17 @@ export function contractMistakes(expected: ExpectedDocument, actual: FindingsDoc
     used.add(a);
     if (a.classification !== e.classification)
       mistakes.push(`${id}: class ${a.classification} != ${e.classification}`);
+    if ((a.operator ?? 'koperator') !== (e.operator ?? 'koperator'))
+      mistakes.push(`${id}: operator ${a.operator ?? 'koperator'} != ${e.operator ?? 'koperator'}`);
+    // Another operator's document `wouldRestart` is its answer for each version range.
+    if (
+      e.operator &&
+      e.wouldRestart !== undefined &&
+      JSON.stringify(a.wouldRestartByVersion ?? null) !== JSON.stringify(e.wouldRestart)
+    )
+      mistakes.push(
+        `${id}: wouldRestart ${JSON.stringify(a.wouldRestartByVersion)} != ${JSON.stringify(e.wouldRestart)}`,
+      );
     if (e.classification === 'external-mutation-revert' || e.classification === 'intent-change') {
       for (const f of e.fields) {
         const got = a.fields.find((x) => x.path === f.path);
@@ -34,8 +69,8 @@ export function contractMistakes(expected: ExpectedDocument, actual: FindingsDoc
   }
   for (const r of actual.recreations)
     if (!used.has(r)) mistakes.push(`extra recreation ${r.deletedPod.uid ?? r.deletedPod.name}`);
-  const key = (l: { namespace: string; kafkaCluster: string; brokerId: string }) =>
-    `${l.namespace}/${l.kafkaCluster}/${l.brokerId}`;
+  const key = (l: MemberKeys) =>
+    `${l.operator ? `${l.operator}:` : ''}${l.namespace}/${l.kafkaCluster ?? l.nifiCluster}/${l.brokerId ?? l.nodeId}`;
   const loops = new Map(actual.loops.map((l) => [key(l), l]));
   for (const e of expected.loops) {
     const a = loops.get(key(e));
@@ -45,7 +80,8 @@ export function contractMistakes(expected: ExpectedDocument, actual: FindingsDoc
       mistakes.push(
         `loop ${key(e)}: count ${a.count}/${e.count} class ${a.classification}/${e.classification}`,
       );
-    }
+    } else if (e.operator && e.stoppedByVersion !== undefined && a.stoppedByVersion !== e.stoppedByVersion)
+      mistakes.push(`loop ${key(e)}: stopped by ${a.stoppedByVersion} != ${e.stoppedByVersion}`);
   }
   for (const k of loops.keys()) mistakes.push(`extra loop ${k}`);
   return mistakes;

@@ -1,12 +1,19 @@
-// koperator's zap JSON lines. Only `ts` is normalised (RFC 3339 UTC, milliseconds), so
+// The operators' zap JSON lines. Only the time is normalised (RFC 3339 UTC, milliseconds), so
 // lines from every zap time encoder sort and compare as strings; every other key stays
 // exactly as logged in `fields`, older key names (`logger`, `Request.Namespace`,
-// `Request.Name`) included.
+// `Request.Name`) included. koperator's encoder names the time `ts`; NiFiKop's production
+// config names it `time` (its lines as users quote them, nifikop #346 and #600).
 import type { OperatorLine } from '../../model/operator-line';
 import type { JsonObject } from './json';
 
+/** The line's time key: `ts`, else a string `time` (NiFiKop); null when neither. */
+function timeKey(v: JsonObject): 'ts' | 'time' | null {
+  if ('ts' in v) return 'ts';
+  return typeof v.time === 'string' ? 'time' : null;
+}
+
 export function isZapShaped(v: JsonObject): boolean {
-  return typeof v.msg === 'string' && typeof v.level === 'string' && 'ts' in v;
+  return typeof v.msg === 'string' && typeof v.level === 'string' && timeKey(v) !== null;
 }
 
 const ISO =
@@ -53,11 +60,12 @@ export function normaliseTs(ts: unknown): string | null {
 }
 
 export function toOperatorLine(v: JsonObject): OperatorLine | 'bad-ts' {
-  const ts = normaliseTs(v.ts);
+  const key = timeKey(v) ?? 'ts';
+  const ts = normaliseTs(v[key]);
   if (ts === null) return 'bad-ts';
   const fields: Record<string, unknown> = {};
   for (const k of Object.keys(v)) {
-    if (k !== 'ts' && k !== 'level' && k !== 'msg') fields[k] = v[k];
+    if (k !== key && k !== 'level' && k !== 'msg') fields[k] = v[k];
   }
   return { ts, level: v.level as string, msg: v.msg as string, fields };
 }

@@ -103,8 +103,11 @@ export const CLIENT_SCRIPT = String.raw`
       : r.removed ? ' · no successor: the broker was removed by a downscale' : ' · no successor pod seen'));
     b.appendChild(who);
     var vs = el('div', 'verdicts');
-    vs.appendChild(verdict('Before the koperator fix (three-way merge)', r.verdict.before));
-    vs.appendChild(verdict('After the fix (intent diff)', r.verdict.after));
+    // Another operator's finding has one verdict: its answer for each range of its versions.
+    if (r.verdict.after) {
+      vs.appendChild(verdict('Before the koperator fix (three-way merge)', r.verdict.before));
+      vs.appendChild(verdict('After the fix (intent diff)', r.verdict.after));
+    } else vs.appendChild(verdict('Would restart, by version', r.verdict.before));
     b.appendChild(vs);
     if (r.fields.length) {
       var t = el('table', 'diff');

@@ -24,6 +24,7 @@ import {
   summaryRows,
   truncate,
   verdictOf,
+  versionVerdicts,
 } from '../format';
 import { CLIENT_SCRIPT, PAGE_SIZE } from './client';
 import { escapeHtml as h, jsonForScript, safeHref } from './escape';
@@ -106,7 +107,8 @@ export type ClientRecreation = [
 ];
 
 export function toClientRecreation(r: Recreation, t: StringTable): ClientRecreation {
-  const verdict = verdictOf(r.wouldRestart);
+  // Another operator's finding: its answers by version, and no second verdict.
+  const verdict = r.operator ? { before: versionVerdicts(r), after: '' } : verdictOf(r.wouldRestart);
   return [
     formatTimestamp(r.deletedPod.deletedAt),
     t.id(brokerKey(r)),

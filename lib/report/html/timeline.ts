@@ -20,6 +20,7 @@ import {
   timeSpan,
   truncate,
 } from '../format';
+import { wordsOf } from '../../operators/words-registry';
 import { escapeHtml } from './escape';
 import { layoutLabels } from './label-layout';
 import { wrapLabel } from './wrap-label';
@@ -50,7 +51,7 @@ interface Row {
   key: string;
   label: string;
   /** Null for a fight's row. */
-  broker: { namespace: string; kafkaCluster: string; brokerId: string } | null;
+  broker: { namespace: string; operator?: string; kafkaCluster: string; brokerId: string } | null;
   y: number;
   height: number;
   /** Vertical centre of the marks. */
@@ -68,13 +69,19 @@ function rowLabel(r: Row): string {
           `<tspan x="12"${i ? ` dy="${FIGHT_LABEL.lineHeight}"` : ''}${line.muted ? ' class="ns"' : ''}>${escapeHtml(line.text)}</tspan>`,
       )
       .join('');
-  const { namespace, kafkaCluster, brokerId } = r.broker;
+  const { namespace, operator, kafkaCluster, brokerId } = r.broker;
+  // Another operator's member: its name muted before the namespace, its unit's word before the id.
+  const words = operator ? wordsOf(operator) : null;
+  const prefix = words ? `${words.operator} ` : '';
+  const id = words ? `${words.unit} ${truncate(brokerId, 8)}` : `#${truncate(brokerId, 8)}`;
   const ns = truncate(namespace, 12);
-  const cluster = truncate(kafkaCluster, Math.max(8, 30 - [...ns].length - [...brokerId].length));
+  const taken =
+    [...ns].length + [...brokerId].length + (words ? [...prefix].length + [...words.unit].length : 0);
+  const cluster = truncate(kafkaCluster, Math.max(8, 30 - taken));
   // The pointer-events of tspans follow the text, so clicks still land on .row-label.
   return (
-    `<tspan class="ns">${escapeHtml(ns)}/</tspan>${escapeHtml(cluster)} ` +
-    `<tspan class="id">#${escapeHtml(truncate(brokerId, 8))}</tspan>`
+    `<tspan class="ns">${escapeHtml(prefix + ns)}/</tspan>${escapeHtml(cluster)} ` +
+    `<tspan class="id">${escapeHtml(id)}</tspan>`
   );
 }
 
@@ -443,7 +450,7 @@ function fightRows(fights: readonly Fight[], y0: number): Array<Row & { fight: F
 
 function brokerRows(doc: FindingsDocument): Row[] {
   const looping = new Set(doc.loops.map(brokerKey));
-  const brokers = new Map<string, { namespace: string; kafkaCluster: string; brokerId: string }>();
+  const brokers = new Map<string, NonNullable<Row['broker']>>();
   for (const b of [...doc.recreations, ...doc.loops, ...(doc.drifts ?? [])]) {
     if (!brokers.has(brokerKey(b))) brokers.set(brokerKey(b), b);
   }
