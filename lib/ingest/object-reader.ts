@@ -8,6 +8,7 @@ import type { FormatName, LogRecord } from '../model/record';
 import type { DecompressEvents } from './decompress';
 import { ByteVerdict, judgeAuditBytes, judgeEscapedAuditBytes, judgedResourceIsPods } from './byte-relevance';
 import { laterTime } from '../analyze/newest-event';
+import { utcMicros } from '../analyze/time';
 import { irrelevantEvents, isRelevantAuditEvent, lacksRelevantWords, ONE_GKE_ENTRY } from './filter';
 import { Framer, type FrameSink } from './framing';
 import { decodeUtf8 } from './text';
@@ -557,7 +558,10 @@ export class ObjectReader implements FrameSink, DecompressEvents {
     const head = this.newest === null ? '' : this.newest.slice(0, 19);
     const cand = t.slice(0, 19);
     if (cand < head) return;
-    const ms = Date.parse(t);
+    // Nearly every event is in the newest second or a later one: the usual shape (UTC, `Z`)
+    // read digit by digit gives Date.parse's milliseconds in a third less time (measured).
+    const us = utcMicros(t);
+    const ms = us !== null ? Math.floor(us / 1000) : Date.parse(t);
     if (
       Number.isNaN(ms) ||
       (cand === head && !(ms > this.newestMs || (ms === this.newestMs && t > this.newest!)))
