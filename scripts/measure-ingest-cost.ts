@@ -5,6 +5,7 @@
 // CPU time into Lambda GB-seconds: ingestion is single-threaded, so at up to 1,769 MB (one
 // vCPU) a function with M MB gets M/1,769 of a vCPU and bills M/1,024 GB, i.e.
 // cpu seconds x 1,769/1,024 GB-seconds whatever M is.
+import { pointHandlersAt } from '../lib/local-aws/handler-env';
 import { performance } from 'perf_hooks';
 import { readFile } from 'fs/promises';
 import { ensureBenchFile, parseSize, type BenchFormat } from '../bench/generate';
@@ -46,16 +47,8 @@ async function main(): Promise<void> {
         region: fx.region,
       },
     );
-    Object.assign(process.env, {
-      AWS_REGION: fx.region,
-      AWS_ACCESS_KEY_ID: 'test',
-      AWS_SECRET_ACCESS_KEY: 'test',
-      AWS_ENDPOINT_URL: fx.endpoint,
-      KOPERATOR_AUDIT_S3_PATH_STYLE: 'true',
-      BUCKET: 'cost',
-      POWERTOOLS_LOG_LEVEL: 'ERROR',
-      POWERTOOLS_METRICS_DISABLED: 'true',
-    });
+    // The ingest alone: no analysis asked for on evidence (no queue), as measured before.
+    pointHandlersAt(fx, { ...stack, bucket: 'cost' }, { ANALYSIS_QUEUE_URL: '', TOPIC_ARN: '' });
     const { handler } = await import('../functions/ingest');
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();

@@ -10,24 +10,15 @@ import { renderJson } from '../../lib/report/json';
 import { linkerdProxy, registryMirror, zarfAgent } from '../../sim/nifikop/webhooks';
 import { nifiClusterSpec } from '../../sim/nifikop/cluster';
 import { NifikopOperator } from '../../sim/nifikop/operator';
-import { parseTime, MIN, SEC } from '../../sim/time';
+import { MIN, SEC } from '../../sim/time';
 import type { WebhookDef } from '../../sim/webhooks';
-import { World } from '../../sim/world';
+import { nifiWorld, SIM_START } from './fixtures';
 
-const START = parseTime('2026-08-13T09:00:00Z');
+const START = SIM_START;
 const src = { source: 'sim', line: 0 };
 
 function simulate(version: string, hooks: WebhookDef[]) {
-  const world = new World({
-    seed: 715,
-    start: START,
-    namespace: 'nifi',
-    metadataNamespace: 'telemetry',
-    operatorUser: 'system:serviceaccount:nifikop:nifikop',
-    podLevel: 'RequestResponse',
-    logStyle: 'current',
-  });
-  for (const h of hooks) world.installWebhook(h, ['nifi'], START);
+  const world = nifiWorld(hooks);
   const op = new NifikopOperator(world, nifiClusterSpec('search-nifi', { nodes: ['2'] }), {
     version,
     debug: true,

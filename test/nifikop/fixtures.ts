@@ -4,10 +4,31 @@
 // and what the API server and the mesh injectors make of it.
 import type { Container, Pod, Volume } from 'kubernetes-types/core/v1';
 import { lastAppliedConfiguration } from '../../lib/koperator/pod-diff';
+import { parseTime } from '../../sim/time';
+import type { WebhookDef } from '../../sim/webhooks';
+import { World } from '../../sim/world';
 
 export const CLUSTER = 'search-nifi';
 export const NODE_ID = '2';
 export const POD_NAME = `${CLUSTER}-${NODE_ID}-nodeq7x2k`;
+
+/** When the simulated NiFiKop tests start. */
+export const SIM_START = parseTime('2026-08-13T09:00:00Z');
+
+/** The simulator's world of the NiFiKop tests: namespace `nifi`, NiFiKop's user, `hooks` installed there. */
+export function nifiWorld(hooks: readonly WebhookDef[]): World {
+  const world = new World({
+    seed: 715,
+    start: SIM_START,
+    namespace: 'nifi',
+    metadataNamespace: 'telemetry',
+    operatorUser: 'system:serviceaccount:nifikop:nifikop',
+    podLevel: 'RequestResponse',
+    logStyle: 'current',
+  });
+  for (const h of hooks) world.installWebhook(h, ['nifi'], SIM_START);
+  return world;
+}
 
 export function clone<T>(v: T): T {
   return JSON.parse(JSON.stringify(v)) as T;

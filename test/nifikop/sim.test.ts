@@ -8,27 +8,18 @@ import { istioSidecar, linkerdProxy, registryMirror, zarfAgent, zarfImage } from
 import { nifiClusterSpec, nifiNodePod } from '../../sim/nifikop/cluster';
 import { renderNifikopLine } from '../../sim/nifikop/log';
 import { NifikopOperator } from '../../sim/nifikop/operator';
-import { parseTime, MIN, SEC } from '../../sim/time';
+import { MIN, SEC } from '../../sim/time';
 import type { WebhookDef } from '../../sim/webhooks';
-import { World } from '../../sim/world';
+import { nifiWorld, SIM_START } from './fixtures';
 
-const START = parseTime('2026-08-13T09:00:00Z');
+const START = SIM_START;
 
 function run(
   version: string,
   hooks: WebhookDef[],
   opts: { cluster?: Parameters<typeof nifiClusterSpec>[1] } = {},
 ) {
-  const world = new World({
-    seed: 715,
-    start: START,
-    namespace: 'nifi',
-    metadataNamespace: 'telemetry',
-    operatorUser: 'system:serviceaccount:nifikop:nifikop',
-    podLevel: 'RequestResponse',
-    logStyle: 'current',
-  });
-  for (const h of hooks) world.installWebhook(h, ['nifi'], START);
+  const world = nifiWorld(hooks);
   const spec = nifiClusterSpec('search-nifi', { nodes: ['2'], ...opts.cluster });
   const op = new NifikopOperator(world, spec, { version, debug: true });
   const { readyAt } = op.createNode('2', START + 10 * SEC);

@@ -6,16 +6,22 @@ import { defaultAnalysisOptions } from '../../lib/analyze/options';
 import { analyzeInputs } from '../../lib/pipeline/analyze-inputs';
 import { simulateCluster } from '../../sim';
 
+/** One scaleops loop's audit log (gzip'd JSON lines) and its operator's lines. */
+function loopLogs() {
+  const sim = simulateCluster({ seed: 5, start: '2026-11-03T08:00:00Z', scenarios: ['scaleops-loop'] });
+  const audit = gzipSync(sim.audit.map((e) => JSON.stringify(e)).join('\n') + '\n');
+  const ops = Buffer.from(
+    sim.operator
+      .map((l) => JSON.stringify({ level: l.level, ts: l.ts, msg: l.msg, ...l.fields }))
+      .join('\n') + '\n',
+  );
+  return { sim, audit, ops };
+}
+
 describe('analyzeInputs progress', () => {
   it('reports the listing’s total, every stored byte read, every event read, and the analysis phase', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'progress-'));
-    const sim = simulateCluster({ seed: 5, start: '2026-11-03T08:00:00Z', scenarios: ['scaleops-loop'] });
-    const audit = gzipSync(sim.audit.map((e) => JSON.stringify(e)).join('\n') + '\n');
-    const ops = Buffer.from(
-      sim.operator
-        .map((l) => JSON.stringify({ level: l.level, ts: l.ts, msg: l.msg, ...l.fields }))
-        .join('\n') + '\n',
-    );
+    const { sim, audit, ops } = loopLogs();
     writeFileSync(path.join(dir, 'audit.log.gz'), audit);
     writeFileSync(path.join(dir, 'manager.log'), ops);
 
@@ -49,13 +55,7 @@ describe('analyzeInputs progress', () => {
 });
 
 describe('analyzeInputs: operator logs absent', () => {
-  const sim = simulateCluster({ seed: 5, start: '2026-11-03T08:00:00Z', scenarios: ['scaleops-loop'] });
-  const audit = gzipSync(sim.audit.map((e) => JSON.stringify(e)).join('\n') + '\n');
-  const ops = Buffer.from(
-    sim.operator
-      .map((l) => JSON.stringify({ level: l.level, ts: l.ts, msg: l.msg, ...l.fields }))
-      .join('\n') + '\n',
-  );
+  const { audit, ops } = loopLogs();
   const warned = (doc: { summary: Record<string, unknown> }) =>
     ((doc.summary.warnings as string[]) ?? []).filter((w) => w.startsWith('no koperator log line was read'));
 
