@@ -27,6 +27,7 @@ function recreationAdvice(c: Classification): string {
 export const KOPERATOR_WORDS: OperatorWords = {
   operator: 'koperator',
   unit: 'broker',
+  unitNoun: 'broker',
   unitOf: (namespace, cluster, unit) => `${namespace}/${cluster} broker ${unit}`,
   recreationAdvice,
   revertAdvice: (written) => loopRecommendation('external-mutation-revert', written),

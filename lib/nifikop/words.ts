@@ -26,6 +26,7 @@ function recreationAdvice(c: Classification): string {
 export const NIFIKOP_WORDS: OperatorWords = {
   operator: 'NiFiKop',
   unit: 'node',
+  unitNoun: 'NiFi node',
   unitOf: (namespace, cluster, unit) => `NiFiKop (NifiCluster ${namespace}/${cluster}, node ${unit})`,
   recreationAdvice,
   revertAdvice: (written) => nifikopLoopRecommendation('external-mutation-revert', written),

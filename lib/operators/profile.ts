@@ -122,6 +122,8 @@ export interface OperatorWords {
   readonly operator: string;
   /** One member, in prose: `broker`, `node`. */
   readonly unit: string;
+  /** One member counted beside other operators' (a report's headline): `broker`, `NiFi node`. */
+  readonly unitNoun: string;
   /** A member named in full: `kafka/events broker 2`. */
   unitOf(namespace: string, cluster: string, unit: string): string;
   /** Plain-words advice for one recreation of this class (a loop carries the analysis' own). */

@@ -181,6 +181,11 @@ export interface Headline {
   removals: number;
   /** Brokers with at least one pod re-created (a broker only removed is not among them). */
   brokers: number;
+  /**
+   * The members of each operator counted, by its noun (`broker`, `NiFi node`), koperator's
+   * first: re-created (with `brokers` their sum) and removed. Empty when nothing was deleted.
+   */
+  units?: { noun: string; recreated: number; removed: number }[];
   loops: number;
   activeLoops: number;
   fights: number;
@@ -197,6 +202,7 @@ export function headlineOf(doc: FindingsDocument): Headline {
     recreations: recreated.length,
     removals: doc.recreations.length - recreated.length,
     brokers: groupByBroker(recreated).length,
+    units: unitsOf(doc.recreations),
     loops: doc.loops.length,
     activeLoops: doc.loops.filter((l) => l.active).length,
     fights: doc.fights?.length ?? 0,
@@ -211,14 +217,51 @@ export function headlineOf(doc: FindingsDocument): Headline {
  * broker pod recreations across 12 brokers`.
  */
 export function deletionsPhrase(
-  head: Pick<Headline, 'deletions' | 'recreations' | 'removals' | 'brokers'>,
+  head: Pick<Headline, 'deletions' | 'recreations' | 'removals' | 'brokers' | 'units'>,
 ): string {
-  const across = `across ${plural(head.brokers, 'broker')}`;
-  if (head.removals === 0) return `${plural(head.recreations, 'broker pod recreation')} ${across}`;
+  const noun = soleNoun(head);
+  const pod = noun ? `${noun} pod` : 'pod';
+  const count = (pick: 'recreated' | 'removed') => membersPhrase(head, pick);
+  const across = `across ${count('recreated')}`;
+  if (head.removals === 0) return `${plural(head.recreations, `${pod} recreation`)} ${across}`;
   return (
-    `${plural(head.deletions, 'broker pod deletion')}: ${plural(head.recreations, 'recreation')} ${across}, ` +
-    `${plural(head.removals, 'broker')} removed (downscale)`
+    `${plural(head.deletions, `${pod} deletion`)}: ${plural(head.recreations, 'recreation')} ${across}, ` +
+    `${count('removed')} removed (downscale)`
   );
+}
+
+/** One operator's members (the usual case, and none at all): its noun; several operators': null. */
+function soleNoun(head: Pick<Headline, 'units'>): string | null {
+  const units = head.units ?? [];
+  return units.length === 1 ? units[0]!.noun : units.length === 0 ? 'broker' : null;
+}
+
+/** The members re-created (or removed), in their operators' nouns: `12 brokers`, `12 brokers and 1 NiFi node`. */
+export function membersPhrase(
+  head: Pick<Headline, 'brokers' | 'removals' | 'units'>,
+  pick: 'recreated' | 'removed',
+): string {
+  const noun = soleNoun(head);
+  if (noun) return plural(pick === 'recreated' ? head.brokers : head.removals, noun);
+  return (head.units ?? [])
+    .filter((u) => u[pick] > 0)
+    .map((u) => plural(u[pick], u.noun))
+    .join(' and ');
+}
+
+/** Each operator's members re-created and removed (Headline.units), koperator's first. */
+function unitsOf(recreations: readonly Recreation[]): NonNullable<Headline['units']> {
+  const by = new Map<string, { noun: string; recreated: Set<string>; removed: number }>();
+  for (const r of recreations) {
+    const op = r.operator ?? 'koperator';
+    let u = by.get(op);
+    if (!u) by.set(op, (u = { noun: wordsOf(op).unitNoun, recreated: new Set(), removed: 0 }));
+    if (isBrokerRemoval(r)) u.removed++;
+    else u.recreated.add(brokerKey(r));
+  }
+  return [...by.entries()]
+    .sort(([a], [b]) => Number(b === 'koperator') - Number(a === 'koperator') || a.localeCompare(b))
+    .map(([, u]) => ({ noun: u.noun, recreated: u.recreated.size, removed: u.removed }));
 }
 
 /** The recreations proper: the deletions without the brokers removed by a downscale. */

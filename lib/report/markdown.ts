@@ -17,6 +17,7 @@ import {
   formatTimestamp,
   groupByBroker,
   headlineOf,
+  membersPhrase,
   plural,
   sortLoops,
   fightLabel,
@@ -161,9 +162,9 @@ function overview(doc: FindingsDocument): string {
   const range = head.range ? ` · ${mdText(head.range)} UTC` : '';
   // As deletionsPhrase says it: the deletions first, split into recreations and removals.
   const deletions = head.removals ? `**${plural(head.deletions, 'deletion')}**: ` : '';
-  const removed = head.removals ? `, **${plural(head.removals, 'broker')} removed** (downscale)` : '';
+  const removed = head.removals ? `, **${membersPhrase(head, 'removed')} removed** (downscale)` : '';
   return (
-    `${deletions}**${plural(head.recreations, 'recreation')}** of **${plural(head.brokers, 'broker')}**${removed}${range} · ` +
+    `${deletions}**${plural(head.recreations, 'recreation')}** of **${membersPhrase(head, 'recreated')}**${removed}${range} · ` +
     `**${plural(head.loops, 'loop')}** (${head.activeLoops} active) · ` +
     `**${plural(head.fights, 'fight')}** of other controllers (${head.activeFights} active)`
   );

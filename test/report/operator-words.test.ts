@@ -3,7 +3,14 @@
 // its timeline), never "nifi/prod #2", and is never one of koperator's brokers, even one of the
 // same namespace, cluster name and id. koperator's labels are as they were.
 import type { FindingsDocument, Loop, Recreation } from '../../lib/model/findings';
-import { brokerKey, brokerLabel, compareBrokers, groupByBroker } from '../../lib/report/format';
+import {
+  brokerKey,
+  brokerLabel,
+  compareBrokers,
+  deletionsPhrase,
+  groupByBroker,
+  headlineOf,
+} from '../../lib/report/format';
 import { renderReport } from '../../lib/report';
 import { rowsForHour } from '../../lib/history/findings-rows';
 import { buildFixture, FIXTURE_OPTIONS } from './fixture';
@@ -128,5 +135,29 @@ describe('another operator in the reports', () => {
     }
     const kafka = rows.find((r) => r.deleted_pod === 'prod-2-kxxxx')!;
     expect([kafka.operator, kafka.would_restart_three_way, kafka.loop_id]).toEqual([null, true, null]);
+  });
+});
+
+describe('the headline counts each operator’s members in its own noun', () => {
+  const doc = (recreations: Recreation[]): FindingsDocument =>
+    ({ recreations, loops: [], fights: [], drifts: [], summary: {} }) as unknown as FindingsDocument;
+  const kafka = (pod: string, id: string): Recreation => ({
+    ...rec(undefined, pod, '2026-08-13T09:00:00Z'),
+    brokerId: id,
+  });
+  const nifi = (pod: string): Recreation => rec('nifikop', pod, '2026-08-13T09:01:00Z');
+
+  it.each<[string, Recreation[], string]>([
+    ['koperator alone', [kafka('k-1', '1'), kafka('k-2', '2')], '2 broker pod recreations across 2 brokers'],
+    ['NiFiKop alone', [nifi('n-a'), nifi('n-b')], '2 NiFi node pod recreations across 1 NiFi node'],
+    [
+      'both',
+      [kafka('k-1', '1'), nifi('n-a'), nifi('n-b')],
+      '3 pod recreations across 1 broker and 1 NiFi node',
+    ],
+  ])('%s', (_, recreations, phrase) => {
+    const d = doc(recreations);
+    expect(deletionsPhrase(headlineOf(d))).toBe(phrase);
+    expect(renderReport(d, 'table', FIXTURE_OPTIONS)).toContain(`koperator-audit: ${phrase}`);
   });
 });
