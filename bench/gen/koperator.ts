@@ -27,9 +27,10 @@ export function stretchSeed(seed: number, index: number): number {
   return (seed * 100_003 + index) >>> 0;
 }
 
-export function koperatorStretch(seed: number, index: number, start: Micros): Stretch {
+/** The benchmark's cluster: koperator in `kafka`, its brokers' pods rewritten by a rightsizer at admission. */
+export function rightsizedKafkaWorld(seed: number, start: Micros): World {
   const world = new World({
-    seed: stretchSeed(seed, index),
+    seed,
     start,
     namespace: 'kafka',
     metadataNamespace: 'metrics',
@@ -39,6 +40,11 @@ export function koperatorStretch(seed: number, index: number, start: Micros): St
   });
   seedWorld(world);
   world.installWebhook(rightsizer(), ['kafka'], start);
+  return world;
+}
+
+export function koperatorStretch(seed: number, index: number, start: Micros): Stretch {
+  const world = rightsizedKafkaWorld(stretchSeed(seed, index), start);
   const ctx = { world, rng: new Rng(seed).fork(`stretch-${index}`), leaveRunning: true };
   // Different brokers loop in different stretches, as in a fleet.
   const brokerId = String(5 + (index % 5));

@@ -10,6 +10,7 @@
 // ten analyses at once): handlers run one at a time in real time, at their virtual start. So a
 // run never reads facts from the virtual future, an analysis run does not start while an ingest
 // of its cluster is in flight (it waits for its end: pessimistic by that ingest's time).
+import { rightsizedKafkaWorld } from '../gen/koperator';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, DeleteMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent, ScheduledEvent } from 'aws-lambda';
@@ -35,12 +36,10 @@ import {
 } from '../../lib/local-aws/local-lambda';
 import { noiseEvents } from '../../sim';
 import { firehoseObject } from '../../sim/encode';
-import { CLUSTERS, seedWorld } from '../../sim/fixtures';
+import { CLUSTERS } from '../../sim/fixtures';
 import { Rng } from '../../sim/rng';
 import { revertLoop, upscale } from '../../sim/scenarios/common';
 import { SEC, parseTime } from '../../sim/time';
-import { rightsizer } from '../../sim/webhooks';
-import { World } from '../../sim/world';
 
 /** AWS's stages, seconds. Each figure is AWS's documented one where there is one. */
 export const AWS_DELAYS = {
@@ -217,17 +216,7 @@ export function loopingBrokers(
   iterations: number,
 ): AuditEvent[] {
   const at = parseTime(start);
-  const world = new World({
-    seed,
-    start: at,
-    namespace: 'kafka',
-    metadataNamespace: 'metrics',
-    operatorUser: 'system:serviceaccount:kafka:kafka-operator',
-    podLevel: 'RequestResponse',
-    logStyle: 'current',
-  });
-  seedWorld(world);
-  world.installWebhook(rightsizer(), ['kafka'], at);
+  const world = rightsizedKafkaWorld(seed, at);
   const ctx = { world, rng: new Rng(seed).fork('time-to-alert'), leaveRunning: true };
   for (let b = 0; b < brokers; b++) {
     const id = String(5 + b);

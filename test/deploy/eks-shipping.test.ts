@@ -4,11 +4,7 @@
 // the fleet's prefix, its stream and EKS control-plane log groups.
 import { parseEksClusters } from '../../lib/deploy/eks-clusters';
 import { eksInput } from './eks-input';
-import {
-  CLUSTERS_PER_ALARM,
-  deliveryErrorLog,
-  eksShippingTemplate,
-} from '../../lib/deploy/eks-shipping';
+import { CLUSTERS_PER_ALARM, deliveryErrorLog, eksShippingTemplate } from '../../lib/deploy/eks-shipping';
 
 type Json = Record<string, unknown>;
 
