@@ -554,19 +554,29 @@ export class ObjectReader implements FrameSink, DecompressEvents {
   /** An event's requestReceivedTimestamp: the newest becomes the object's end of data. */
   private noteTime(t: string): void {
     if (this.logGroup !== null) this.noteGroupTime(this.logGroup, t);
+    const cur = this.newest;
     // Whole seconds compare as text; a tie is rare enough to parse (fractions may differ in length).
-    const head = this.newest === null ? '' : this.newest.slice(0, 19);
+    const head = cur === null ? '' : cur.slice(0, 19);
     const cand = t.slice(0, 19);
     if (cand < head) return;
-    // Nearly every event is in the newest second or a later one: the usual shape (UTC, `Z`)
-    // read digit by digit gives Date.parse's milliseconds in a third less time (measured).
-    const us = utcMicros(t);
-    const ms = us !== null ? Math.floor(us / 1000) : Date.parse(t);
-    if (
-      Number.isNaN(ms) ||
-      (cand === head && !(ms > this.newestMs || (ms === this.newestMs && t > this.newest!)))
-    )
+    if (cand === head && cur !== null && sameShapeFraction(t, cur)) {
+      // Nearly every event is in the newest second, written by one writer: its fraction is
+      // the only news, and as text of one length it orders as the microseconds do. So the
+      // stats' newest, when it is this reader's, is overtaken without parsing either time.
+      if (t <= cur) return;
+      this.newest = t;
+      this.newestMs = NaN;
+      const s = this.stats;
+      s.newestEventAt = s.newestEventAt === cur ? t : laterTime(s.newestEventAt, t);
       return;
+    }
+    // Read digit by digit, the usual shape (UTC, `Z`) gives Date.parse's milliseconds in a
+    // third less time (measured).
+    const ms = msOf(t);
+    if (cur !== null && cand === head) {
+      const curMs = Number.isNaN(this.newestMs) ? msOf(cur) : this.newestMs;
+      if (Number.isNaN(ms) || !(ms > curMs || (ms === curMs && t > cur))) return;
+    } else if (Number.isNaN(ms)) return;
     this.newest = t;
     this.newestMs = ms;
     this.stats.newestEventAt = laterTime(this.stats.newestEventAt, t);
@@ -685,4 +695,27 @@ export class ObjectReader implements FrameSink, DecompressEvents {
     s.operator.kept++;
     this.out.push(rec);
   }
+}
+
+/** Milliseconds of an RFC 3339 time (NaN when it is not one): the usual shape read digit by digit. */
+function msOf(t: string): number {
+  const us = utcMicros(t);
+  return us !== null ? Math.floor(us / 1000) : Date.parse(t);
+}
+
+/**
+ * Whether `t`, whose whole second is that of `cur` (a time already taken), differs from it only
+ * in a fraction of the same length of one to six digits before `Z`: then `t` is a valid time
+ * exactly when `cur` is, and the two order as text as they do in microseconds.
+ */
+function sameShapeFraction(t: string, cur: string): boolean {
+  const n = t.length;
+  if (n !== cur.length || n < 22 || n > 27 || t.charCodeAt(n - 1) !== 90 /* Z */) return false;
+  if (t.charCodeAt(19) !== 46 /* . */ || cur.charCodeAt(19) !== 46 || cur.charCodeAt(n - 1) !== 90)
+    return false;
+  for (let i = 20; i < n - 1; i++) {
+    const d = t.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return false;
+  }
+  return true;
 }
