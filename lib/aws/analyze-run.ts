@@ -38,7 +38,7 @@ import { readFactsThroughSnapshot, snapshotNotices } from './facts-snapshot';
 import { writeFindingsHistory, type HistoryWritten } from './findings-history';
 import { writeReport, type ReportLink } from './report-store';
 import { renderReport } from '../report';
-import { operatorLogWarnings } from '../pipeline/checks';
+import { missesOperatorLogs, operatorLogWarnings } from '../pipeline/checks';
 import { alertSources } from '../alerts/sources';
 
 export interface RunLogger {
@@ -259,10 +259,10 @@ async function runCluster(
   );
 
   // No operator line read: the report and every alert of the run say so.
-  const operatorLogs = operatorLogWarnings(read.facts, {
-    recreations: result.recreations.length,
-    loops: result.loops.length,
-  });
+  const operatorLogs = operatorLogWarnings(read.facts, [
+    ...result.recreations.map((r) => r.operator),
+    ...result.loops.map((l) => l.operator),
+  ]);
 
   // A broker removed by a downscale is in `recreations` (the contract) but counted apart.
   const recreationsByClass: Partial<Record<Classification, number>> = {};
@@ -353,7 +353,7 @@ async function runCluster(
         event,
         window,
         report: link,
-        ...(operatorLogs.length > 0 ? { operatorLogs: 'absent' as const } : {}),
+        ...(missesOperatorLogs(event.kind, operatorLogs) ? { operatorLogs: 'absent' as const } : {}),
         ...(sources.has(event.id) ? { sources: sources.get(event.id) } : {}),
       })),
     };

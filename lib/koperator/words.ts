@@ -29,6 +29,10 @@ export const KOPERATOR_WORDS: OperatorWords = {
   unit: 'broker',
   unitNoun: 'broker',
   unitOf: (namespace, cluster, unit) => `${namespace}/${cluster} broker ${unit}`,
+  missingLogs:
+    `koperator's own diff (its "resource diffs" debug line) cannot confirm the fields it acted on, ` +
+    `its word that it deleted a pod is missing, and a restart it only logs (a terminated container, ` +
+    `tainted labels) may show as unknown`,
   recreationAdvice,
   revertAdvice: (written) => loopRecommendation('external-mutation-revert', written),
   fixImpact: {

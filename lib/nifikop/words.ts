@@ -28,6 +28,10 @@ export const NIFIKOP_WORDS: OperatorWords = {
   unit: 'node',
   unitNoun: 'NiFi node',
   unitOf: (namespace, cluster, unit) => `NiFiKop (NifiCluster ${namespace}/${cluster}, node ${unit})`,
+  missingLogs:
+    `NiFiKop's own diff (its "resource diffs" debug line) cannot confirm the fields it acted on, ` +
+    `its word that it deleted a pod ("Deleting pod") is missing, and its order-only "in sync" line, ` +
+    `which tells a 1.15 or later version, cannot name the version`,
   recreationAdvice,
   revertAdvice: (written) => nifikopLoopRecommendation('external-mutation-revert', written),
   // summary.fixImpact is koperator's upgrade (lib/analyze/fix-impact.ts counts koperator's

@@ -67,7 +67,9 @@ export function upgradeReasonOf(m: AlertMessage): string | null {
 /** When the run read no operator log line: what the alert's cause lacks and the step that gives it; else null. */
 export function operatorLogsStepOf(m: AlertMessage): string | null {
   if (m.operatorLogs !== 'absent') return null;
-  const op = wordsOf().operator;
+  const op = wordsOf(
+    m.findingType === 'loop' || m.findingType === 'recreation' ? m.finding.operator : undefined,
+  ).operator;
   return (
     `No ${op} log line reached the analysis: this cause comes from the audit log alone, without ${op}'s own diff ` +
     `or its word that it deleted the pod (the report's warnings say more). Ship its logs: eksOperatorLogs on EKS.`

@@ -126,6 +126,11 @@ export interface OperatorWords {
   readonly unitNoun: string;
   /** A member named in full: `kafka/events broker 2`. */
   unitOf(namespace: string, cluster: string, unit: string): string;
+  /**
+   * What a report loses when none of the operator's log lines was read, as a clause after
+   * "recreations are classified from the audit log alone, so": the lines its analysis reads.
+   */
+  readonly missingLogs: string;
   /** Plain-words advice for one recreation of this class (a loop carries the analysis' own). */
   recreationAdvice(c: Classification): string;
   /**

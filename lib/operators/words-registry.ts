@@ -9,6 +9,11 @@ const WORDS: ReadonlyMap<string, OperatorWords> = new Map([
   ['nifikop', NIFIKOP_WORDS],
 ]);
 
+/** Operators in the order people read them in: koperator (the default) first, then by name. */
+export function byOperatorOrder(a: string, b: string): number {
+  return Number(b === 'koperator') - Number(a === 'koperator') || a.localeCompare(b);
+}
+
 /** The words of the operator `id`: koperator's when none is named (a finding without `operator`). */
 export function wordsOf(id = 'koperator'): OperatorWords {
   const w = WORDS.get(id);

@@ -287,7 +287,19 @@ export async function spoolInputs(
   bar?.phase(`analysing ${facts.size.toLocaleString('en-US')} facts…`);
   const first = spool.length;
   const removedBefore = spool.removals();
-  const result = analyzeInto(facts, scoped, { add: (r) => spool.add(r), clear: () => spool.truncate(first) });
+  // The operators whose members were re-created, for the operator-log warning (a restarted
+  // pass clears them with the spool).
+  const operators = new Set<string | undefined>();
+  const result = analyzeInto(facts, scoped, {
+    add: (r) => {
+      operators.add(r.operator);
+      spool.add(r);
+    },
+    clear: () => {
+      operators.clear();
+      spool.truncate(first);
+    },
+  });
   // The list holds both the pods re-created and the brokers a downscale removed: counted apart.
   const brokerRemovals = spool.removals() - removedBefore;
   const fights = findFights(facts, scoped);
@@ -302,7 +314,7 @@ export async function spoolInputs(
     ...scopeWarnings(facts, scoped),
     ...drift.warnings,
     ...operatorUserWarnings(facts, scoped, { recreations: spool.added(first), loops: result.loops }),
-    ...operatorLogWarnings(facts, { recreations: result.recreations, loops: result.loops.length }),
+    ...operatorLogWarnings(facts, [...operators, ...result.loops.map((l) => l.operator)]),
   ];
   bar?.done();
   return {

@@ -9,7 +9,7 @@ import { factTime } from '../analyze/timeline';
 import type { FactStore } from '../facts/store';
 import type { Loop, Recreation } from '../model/findings';
 import { identityOf } from '../operators/registry';
-import { wordsOf } from '../operators/words-registry';
+import { byOperatorOrder, wordsOf } from '../operators/words-registry';
 
 // The operator replayed: the registry's default, koperator (lib/operators/).
 const OPERATOR = identityOf();
@@ -178,15 +178,31 @@ export function operatorUserWarnings(
  */
 export function operatorLogWarnings(
   store: FactStore,
-  found: { recreations: number; loops: number },
+  /** The operators of the recreations and loops found (Recreation.operator; absent: koperator's). */
+  operators: Iterable<string | undefined>,
 ): string[] {
-  if (found.recreations + found.loops === 0) return [];
+  const found = [...new Set([...operators].map((o) => o ?? 'koperator'))].sort(byOperatorOrder);
+  if (found.length === 0) return [];
   for (let i = 0; i < store.size; i++) if (store.type(i) === 'operator') return [];
-  const op = wordsOf().operator;
-  return [
-    `no ${op} log line was read: recreations are classified from the audit log alone, so ${op}'s own diff ` +
-      `(its "resource diffs" debug line) cannot confirm the fields it acted on, its word that it deleted a pod is missing, ` +
-      `and a restart it only logs (a terminated container, tainted labels) may show as unknown. ` +
-      `Ship its logs with the audit logs (on EKS: eksOperatorLogs, docs/deploying.md "Operator logs")`,
-  ];
+  // One line per operator whose members were found, in its own words: NiFiKop's reader must
+  // not be told about koperator's lines.
+  return found.map((id) => {
+    const w = wordsOf(id);
+    return (
+      `no ${w.operator} log line was read: recreations are classified from the audit log alone, so ${w.missingLogs}. ` +
+      `Ship its logs with the audit logs (on EKS: eksOperatorLogs, docs/deploying.md "Operator logs")`
+    );
+  });
+}
+
+/**
+ * Whether an alert of this kind rests on what the missing operator lines would have said
+ * (`warnings`: operatorLogWarnings of its run): loops and recreations do; fights and drifts
+ * are read off the audit log alone.
+ */
+export function missesOperatorLogs(
+  kind: 'loop' | 'recreation' | 'fight' | 'drift',
+  warnings: readonly string[],
+): boolean {
+  return warnings.length > 0 && (kind === 'loop' || kind === 'recreation');
 }

@@ -2,7 +2,7 @@
 // time, a period, a broker or a field value is written.
 import { isBrokerRemoval } from '../analyze/removal';
 import type { Fight, FindingsDocument, InputError, Loop, Recreation } from '../model/findings';
-import { wordsOf } from '../operators/words-registry';
+import { byOperatorOrder, wordsOf } from '../operators/words-registry';
 import { CLASS_ORDER } from './colors';
 export { fightKey, fightLabel } from '../fights/key';
 
@@ -260,7 +260,7 @@ function unitsOf(recreations: readonly Recreation[]): NonNullable<Headline['unit
     else u.recreated.add(brokerKey(r));
   }
   return [...by.entries()]
-    .sort(([a], [b]) => Number(b === 'koperator') - Number(a === 'koperator') || a.localeCompare(b))
+    .sort(([a], [b]) => byOperatorOrder(a, b))
     .map(([, u]) => ({ noun: u.noun, recreated: u.recreated.size, removed: u.removed }));
 }
 

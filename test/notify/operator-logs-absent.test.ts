@@ -24,6 +24,13 @@ describe.each(sinks)('%s', (_, render) => {
     expect(render(toAlertMessage(event, { ...ctx, operatorLogs: 'absent' }))).toMatch(STEP);
     expect(render(toAlertMessage(event, ctx))).not.toMatch(/No koperator log line/);
   });
+
+  it("a NiFiKop node's loop names NiFiKop's logs, not koperator's", () => {
+    const nifi = { ...loopEvent, loop: { ...loopEvent.loop, operator: 'nifikop' } };
+    const text = render(toAlertMessage(nifi, { ...ctx, operatorLogs: 'absent' }));
+    expect(text).toMatch(/No NiFiKop log line reached the analysis.*NiFiKop's own diff/s);
+    expect(text).not.toMatch(/No koperator log line/);
+  });
 });
 
 it('the SNS message carries operatorLogs for machines, and only when absent', () => {
