@@ -10,14 +10,18 @@ import { ensureSplit } from '../../bench/lib/split';
 const FIRST_BYTES: Record<BenchFormat, string> = { jsonl: '{"kind":"Event"', firehose: '{"messageType"' };
 
 describe('bench folders cut from a file', () => {
-  it.each<BenchFormat>(['jsonl', 'firehose'])('%s: every byte in order, each object whole records', async (format) => {
-    const file = await ensureBenchFile({ size: 2 * 1024 * 1024, format, seed: 7 });
-    const folder = await ensureSplit(file, 4);
-    const parts = readdirSync(folder)
-      .sort()
-      .map((name) => gunzipSync(readFileSync(path.join(folder, name))));
-    expect(parts).toHaveLength(4);
-    expect(Buffer.concat(parts).equals(gunzipSync(readFileSync(file.path)))).toBe(true);
-    for (const part of parts) expect(part.subarray(0, FIRST_BYTES[format].length).toString()).toBe(FIRST_BYTES[format]);
-  });
+  it.each<BenchFormat>(['jsonl', 'firehose'])(
+    '%s: every byte in order, each object whole records',
+    async (format) => {
+      const file = await ensureBenchFile({ size: 2 * 1024 * 1024, format, seed: 7 });
+      const folder = await ensureSplit(file, 4);
+      const parts = readdirSync(folder)
+        .sort()
+        .map((name) => gunzipSync(readFileSync(path.join(folder, name))));
+      expect(parts).toHaveLength(4);
+      expect(Buffer.concat(parts).equals(gunzipSync(readFileSync(file.path)))).toBe(true);
+      for (const part of parts)
+        expect(part.subarray(0, FIRST_BYTES[format].length).toString()).toBe(FIRST_BYTES[format]);
+    },
+  );
 });
