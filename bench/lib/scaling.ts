@@ -302,7 +302,12 @@ export function judgeScaling(runs: ScalingRun[]): TargetVerdict[] {
             }
           : { target: `${label}: peak RSS with 2 workers`, measured: 'no peak RSS measured', met: null },
       );
-    }
+    } else
+      out.push({
+        target: `${label}: 2 workers against one`,
+        measured: `no runs of ${one ? LINE.workers(2) : LINE.workers(1)}`,
+        met: null,
+      });
     const fourTarget = `${label}: wall with 4 workers at most ${SCALING_TARGETS.fourWorkersWall}x one worker's`;
     const model = judgedModel(r);
     if (one && four)
@@ -322,7 +327,13 @@ export function judgeScaling(runs: ScalingRun[]): TargetVerdict[] {
           : `fitted from ${model.from}: ${predicted(model, one)}`,
         met: model.unfit ? null : model.at(4) <= SCALING_TARGETS.fourWorkersWall * base,
       });
-    }
+    } else
+      out.push({
+        target: fourTarget,
+        measured:
+          'no 4-worker runs, and neither the one-core and two-core runs nor the ingestion stage to model them',
+        met: null,
+      });
     const floorRun = m(LINE.floor);
     const file1 = m(LINE.file1);
     if (file1?.cpuSeconds != null && floorRun?.cpuSeconds != null)
@@ -330,6 +341,12 @@ export function judgeScaling(runs: ScalingRun[]): TargetVerdict[] {
         target: `${r.size} ${r.format}, one file: CPU of one worker at most ${SCALING_TARGETS.cpuOverFloor}x the floor's CPU`,
         measured: `${file1.cpuSeconds.toFixed(2)} s against ${floorRun.cpuSeconds.toFixed(2)} s: ${x(file1.cpuSeconds, floorRun.cpuSeconds)}`,
         met: file1.cpuSeconds <= SCALING_TARGETS.cpuOverFloor * floorRun.cpuSeconds,
+      });
+    else
+      out.push({
+        target: `${r.size} ${r.format}, one file: CPU of one worker against the floor's`,
+        measured: 'no CPU time of the file or the floor (GNU time missing?)',
+        met: null,
       });
     const folderRuns = Object.entries(r.samples)
       .filter(([line]) => line.startsWith('folder, ') && !line.includes('ingestion'))
@@ -405,7 +422,7 @@ export function formatScaling(runs: ScalingRun[]): string[] {
     if (recommended)
       row(
         'analysis function: recommended memory size',
-        `${mb(recommended.memoryMB)} MB, ${usd(recommended.usdPerRun)} per run${other ? ` (${mb(other.memoryMB)} MB: ${x(other.analysisSeconds, recommended.analysisSeconds)} its time for ${x(other.usdPerRun, recommended.usdPerRun)} its cost)` : ''}`,
+        `${mb(recommended.memoryMB)} MB, ${usd(recommended.usdPerRun)} per run at aws.amazon.com/lambda/pricing's x86 price${other ? ` (${mb(other.memoryMB)} MB: ${x(other.analysisSeconds, recommended.analysisSeconds)} its time for ${x(other.usdPerRun, recommended.usdPerRun)} its cost)` : ''}`,
       );
   }
   return lines;
