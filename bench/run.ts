@@ -41,8 +41,11 @@ table and writes bench/results/<time>.json.
   --seed N         the simulation's seed (default 1)
   --repeat N       runs per measurement, the median reported (default 1)
   --large          also 1 GB and 4 GB, the 1 M fleet and the scaling runs, judged against the targets
-  --scaling        only the scaling runs: the 1 GB files cut into objects, read by 1, 2
-                   (and 4, with the cores) workers, judged against issue 23's targets
+  --scaling        only the scaling runs (issue 31): the 1 GB file cut into objects, analysed
+                   by 1, 2 (and 4, with the cores) workers and by one worker on one core, the
+                   file by one worker, the floor, the analysis function's analysis on 1 and 2
+                   cores; medians of --repeat (default 3) rounds taken in turn, judged against
+                   issue 31's targets (--format: JSON lines unless given)
   --objects N      objects the 1 GB files are cut into for the scaling runs (default 16)
   --scale SPECS    fleet sizes to analyse, e.g. 100000,300000 (0: none)
   --time-to-alert  only the time to alert (bench/lib/time-to-alert.ts): one line per load
@@ -73,6 +76,10 @@ export interface BenchOptions {
   scalingObjects?: number;
   /** Size of the scaling runs' files (default 1 GB, the targets' size). */
   scalingSize?: number;
+  /** Formats of the scaling runs (default both; `--scaling` alone: JSON lines, the issue's). */
+  scalingFormats?: readonly BenchFormat[];
+  /** Rounds of the scaling lines, taken in turn; each line the median (default 3). */
+  scalingRounds?: number;
   resultsDir: string;
   log: (s: string) => void;
 }
@@ -94,7 +101,7 @@ export interface BenchResult {
   scale: ScaleRun[];
   /** Issue 15's targets on this run's measurements. */
   targets: TargetVerdict[];
-  /** Issue 23: the command line on every core. */
+  /** Issue 31: the analysis on every core, in the command line and in Lambda. */
   scaling: ScalingRun[];
   scalingTargets: TargetVerdict[];
   resultPath: string;
@@ -137,13 +144,13 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
   }
   const scaling: ScalingRun[] = [];
   if ((o.scalingObjects ?? 0) > 0) {
-    for (const format of ['jsonl', 'firehose'] as const) {
+    for (const format of o.scalingFormats ?? (['jsonl', 'firehose'] as const)) {
       const size = o.scalingSize ?? parseSize('1GB');
       const file = await ensureBenchFile({ size, format, seed: o.seed, log: o.log });
       scaling.push(
         await scalingRun(file, {
           objects: o.scalingObjects ?? 0,
-          peers: o.peers && !duckWhy,
+          rounds: o.scalingRounds,
           log: o.log,
           size: sizeLabel(size),
         }),
@@ -204,6 +211,8 @@ function parseArgs(argv: string[]): BenchOptions {
       zcat: false,
       scale: [],
       scalingObjects: objects,
+      scalingFormats: (val('format') ?? 'jsonl').split(',') as BenchFormat[],
+      scalingRounds: Number(val('repeat') ?? '3'),
       resultsDir: val('results') ?? path.join(ROOT, 'bench', 'results'),
       log: (s) => process.stderr.write(`${s}\n`),
     };

@@ -42,7 +42,7 @@ export function formatTable(r: BenchResult): string {
   verdicts(r.targets);
   if (r.scaling.length > 0) {
     lines.push(...formatScaling(r.scaling));
-    lines.push('', 'targets (issue 23):');
+    lines.push('', 'targets (issue 31):');
     verdicts(r.scalingTargets);
   }
   return `${lines.join('\n')}\n`;

@@ -34,6 +34,7 @@ export async function buildChildren(): Promise<void> {
       ingest: path.join(ROOT, 'bench', 'children', 'ingest.ts'),
       facts: path.join(ROOT, 'bench', 'children', 'facts.ts'),
       scale: path.join(ROOT, 'bench', 'children', 'scale.ts'),
+      analysis: path.join(ROOT, 'bench', 'children', 'analysis.ts'),
     },
     outdir: BUILD_DIR,
     outExtension: { '.js': '.cjs' },
@@ -86,7 +87,16 @@ const CHILDREN = path.join(ROOT, 'bench', 'children');
 
 /** Runs a Node script under measurement. */
 function runNode(script: string, ...args: string[]): Promise<RawRun> {
-  return runMeasured([process.execPath, script, ...args]);
+  return runNodeOn(undefined, script, ...args);
+}
+
+/**
+ * A Node script held to the CPUs listed (`taskset -c`), every thread of it: fewer cores than
+ * the machine has, or a CPU quota standing in for a Lambda function's share (`0`: one vCPU's
+ * worth, as at 1,769 MB).
+ */
+function runNodeOn(cpus: string | undefined, script: string, ...args: string[]): Promise<RawRun> {
+  return runMeasured([...(cpus ? ['taskset', '-c', cpus] : []), process.execPath, script, ...args]);
 }
 
 /** Runs a shell pipeline with the file as `$1` under measurement. */
@@ -128,8 +138,10 @@ export async function ingestOnly(f: Input): Promise<Measurement> {
 export async function fullAnalyze(
   f: Input,
   workers?: number,
+  cpus?: string,
 ): Promise<Measurement & { digest: string; findings: string }> {
-  const run = await runNode(
+  const run = await runNodeOn(
+    cpus,
     path.join(ROOT, 'dist', 'cli.js'),
     'analyze',
     '--input',
@@ -142,7 +154,7 @@ export async function fullAnalyze(
     summary?: { audit?: { read?: number }; recreations?: number; loops?: number };
   };
   const s = doc.summary ?? {};
-  const name = `koperator-audit analyze${workers !== undefined ? ` --workers ${workers}` : ''} (ingest+project+analyze)`;
+  const name = `koperator-audit analyze${workers !== undefined ? ` --workers ${workers}` : ''} (ingest+project+analyze)${cpus ? ` on CPUs ${cpus}` : ''}`;
   return {
     ...measurement(
       name,
@@ -181,6 +193,33 @@ export function findingsDigests(doc: unknown): { digest: string; findings: strin
   return {
     digest: hash({ ...d, summary }),
     findings: hash(strip({ recreations: d.recreations, loops: d.loops, fights: d.fights, drifts: d.drifts })),
+  };
+}
+
+/**
+ * The analysis function's analysis (bench/children/analysis.ts: recreations and loops, fights,
+ * drifts, on one thread) held to `cpus`: wall and CPU of the analysis alone (the read before
+ * it is not counted), peak RSS of the whole child, the digest of what it found.
+ */
+export async function lambdaAnalysis(f: Input, cpus: string): Promise<Measurement & { digest: string }> {
+  const run = await runNodeOn(cpus, path.join(BUILD_DIR, 'analysis.cjs'), f.path);
+  const out = run.code === 0 ? lastJson(run.stdout) : {};
+  // The analysis's own times, the whole child's peak RSS (the facts it holds are the function's too).
+  const analysis = {
+    ...run,
+    wallSeconds: Number(out.analysisSeconds),
+    cpuSeconds: Number(out.analysisCpuSeconds),
+  };
+  return {
+    ...measurement(
+      `analysis function's analysis on CPUs ${cpus}`,
+      f,
+      analysis,
+      Number(out.records),
+      out.maxRssKB,
+      `${String(out.recreations)} recreations, ${String(out.loops)} loops`,
+    ),
+    digest: String(out.digest),
   };
 }
 
