@@ -156,8 +156,11 @@ function shareableRequestKey(create: PodWriteFact, hooks: WebhookPatch[]): strin
   for (const [, , patch] of hooks) if (!patchSparesIdentity(patch)) return null;
   const request = create.request;
   if (!isObject(request) || !isObject(request.metadata)) return contentKey(request);
-  const { metadata, ...rest } = request;
-  return `${membersKey(rest)}${membersKey(metadata, IDENTITY_FIELDS)}`;
+  const { metadata, spec, ...rest } = request;
+  // The spec is a new object per create (the projection shares its members, not it): keyed by
+  // its members, each with a key of its own after the first create, not serialised whole.
+  const specKey = isObject(spec) ? membersKey(spec) : contentKey(spec);
+  return `${membersKey(rest)}${specKey}${membersKey(metadata, IDENTITY_FIELDS)}`;
 }
 
 // Patches are shared objects in a loop (interned by the projection): each is checked once.
