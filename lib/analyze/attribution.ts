@@ -156,8 +156,11 @@ function shareableRequestKey(create: PodWriteFact, hooks: WebhookPatch[]): strin
   for (const [, , patch] of hooks) if (!patchSparesIdentity(patch)) return null;
   const request = create.request;
   if (!isObject(request) || !isObject(request.metadata)) return contentKey(request);
-  const { metadata, ...rest } = request;
-  return `${membersKey(rest)}${membersKey(metadata, IDENTITY_FIELDS)}`;
+  const { metadata, spec, ...rest } = request;
+  // The spec is a new object per create (the projection shares its members, not it): keyed by
+  // its members, each with a key of its own after the first create, not serialised whole.
+  const specKey = isObject(spec) ? membersKey(spec) : contentKey(spec);
+  return `${membersKey(rest)}${specKey}${membersKey(metadata, IDENTITY_FIELDS)}`;
 }
 
 // Patches are shared objects in a loop (interned by the projection): each is checked once.
@@ -190,22 +193,54 @@ function seenByWebhooks(create: PodWriteFact): BeforeWebhooks {
 function admissionOf(create: PodWriteFact): Admission {
   const known = admissionOfCreate.get(create);
   if (known) return known;
-  const hooks: WebhookPatch[] = (create.webhooks ?? []).flatMap((h) =>
-    h.patch ? [[h.configuration, h.webhook, h.patch] as WebhookPatch] : [],
-  );
+  const hooks = hooksOf(create);
   const request = shareableRequestKey(create, hooks);
   const seen = seenByWebhooks(create);
-  const key =
-    request === null
-      ? null
-      : `${request}${seen.additionsKey}${hooks.map(([c, w, p]) => `${JSON.stringify([c, w])}${contentKey(p)}`).join('')}`;
-  let admission = key === null ? undefined : admissionsByContent.get(key);
-  if (!admission) {
-    admission = { steps: admissionSteps(create, seen), authorByPath: new Map(), shared: key !== null };
-    if (key !== null) admissionsByContent.set(key, admission);
+  let admission: Admission;
+  if (request === null) {
+    admission = { steps: admissionSteps(create, seen), authorByPath: new Map(), shared: false };
+  } else {
+    // The key of the admission after each webhook: the request's, then each patch's.
+    const keys = [`${request}${seen.additionsKey}`];
+    for (const [c, w, p] of hooks)
+      keys.push(`${keys[keys.length - 1]}${JSON.stringify([c, w])}${contentKey(p)}`);
+    const key = keys[hooks.length];
+    const shared = admissionsByContent.get(key);
+    admission = shared ?? { steps: sharedSteps(keys, hooks, seen), authorByPath: new Map(), shared: true };
+    if (!shared) admissionsByContent.set(key, admission);
   }
   admissionOfCreate.set(create, admission);
   return admission;
+}
+
+function hooksOf(create: PodWriteFact): WebhookPatch[] {
+  return (create.webhooks ?? []).flatMap((h) =>
+    h.patch ? [[h.configuration, h.webhook, h.patch] as WebhookPatch] : [],
+  );
+}
+
+// Where a webhook writes a new value into every pod (a rightsizer following usage), no two
+// admissions of a loop are alike, but the webhooks before it answer every pod alike: the
+// steps up to each webhook are shared by content too (keyed as admissions are, by the patches
+// so far), so a pod replays only the patches from its first unlike one on.
+const stepsByContent = new BoundedCache<AdmissionStep[]>(1024, 64 * 2 ** 20);
+
+/** The steps of a shareable admission whose prefix keys are `keys` (keys[i]: after i hooks). */
+function sharedSteps(keys: string[], hooks: WebhookPatch[], seen: BeforeWebhooks): AdmissionStep[] {
+  let steps: AdmissionStep[] = [{ state: seen.pod, by: '' }];
+  let done = 0;
+  for (let i = hooks.length - 1; i > 0; i--) {
+    const known = stepsByContent.get(keys[i]);
+    if (known === undefined) continue;
+    steps = known.slice();
+    done = i;
+    break;
+  }
+  for (let i = done; i < hooks.length; i++) {
+    replayHook(steps, hooks[i]);
+    if (i + 1 < hooks.length) stepsByContent.set(keys[i + 1], steps.slice());
+  }
+  return steps;
 }
 
 /**
@@ -214,12 +249,14 @@ function admissionOf(create: PodWriteFact): Admission {
  */
 function admissionSteps(create: PodWriteFact, seen = seenByWebhooks(create)): AdmissionStep[] {
   const steps: AdmissionStep[] = [{ state: seen.pod, by: '' }];
-  for (const h of create.webhooks ?? []) {
-    if (!h.patch) continue;
-    const r = applyJsonPatch(steps[steps.length - 1].state, h.patch);
-    if (r.ok) steps.push({ state: r.value, by: `${h.configuration}/${h.webhook}` });
-  }
+  for (const h of hooksOf(create)) replayHook(steps, h);
   return steps;
+}
+
+/** `steps` with the pod after `hook`'s patch; a patch the API server would refuse adds no step. */
+function replayHook(steps: AdmissionStep[], [configuration, webhook, patch]: WebhookPatch): void {
+  const r = applyJsonPatch(steps[steps.length - 1].state, patch);
+  if (r.ok) steps.push({ state: r.value, by: `${configuration}/${webhook}` });
 }
 
 /** The last webhook whose patch changed the value at `path`, or null. */

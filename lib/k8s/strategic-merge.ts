@@ -144,6 +144,8 @@ function diffMaps(original: JsonObject, modified: JsonObject, path: string[], o:
       if (!o.ignoreChangesAndAdditions) patch[k] = modifiedValue;
       continue;
     }
+    // The re-check diffs a pod against itself patched: most parts are the same objects.
+    if (originalValue === modifiedValue && selfDiffIsEmpty(originalValue, childPath)) continue;
     if (isObject(originalValue) && isObject(modifiedValue)) {
       // No map field of a Pod carries retainKeys itself; only list elements do.
       const sub = diffMaps(originalValue, modifiedValue, childPath, { ...o, buildRetainKeys: false });
@@ -162,6 +164,40 @@ function diffMaps(original: JsonObject, modified: JsonObject, path: string[], o:
     patch[RETAIN_KEYS_DIRECTIVE] = sortScalars(retainKeys);
   }
   return patch;
+}
+
+/** Deeper than this (hostile input only) the self-diff is left to the diff itself. */
+const SELF_DIFF_MAX_DEPTH = 64;
+
+/**
+ * True when diffing `v` (under `path`) against itself is sure to give nothing and raise
+ * nothing, whatever the options: a walk that allocates only paths, where the diff would sort
+ * and copy every merge list and build a patch at every level. False (the diff decides) on
+ * anything that can surface in a self-diff: a directive or `__proto__` key, a list of scalars
+ * (an unsorted one gets a $setElementOrder), a merge list whose elements are not all maps
+ * with a scalar merge key, a non-empty set list.
+ */
+function selfDiffIsEmpty(v: unknown, path: string[], depth = 0): boolean {
+  if (v === null || typeof v !== 'object') return true;
+  if (depth > SELF_DIFF_MAX_DEPTH) return false;
+  if (!Array.isArray(v)) {
+    for (const k of Object.keys(v)) {
+      const e = (v as JsonObject)[k];
+      if (k.startsWith('$') || k === '__proto__') return false;
+      if (e !== null && typeof e === 'object' && !selfDiffIsEmpty(e, [...path, k], depth + 1)) return false;
+    }
+    return true;
+  }
+  const strategy = listStrategy(path);
+  if (strategy.kind === 'atomic' || v.length === 0) return true;
+  if (strategy.kind !== 'merge') return false;
+  for (const e of v) {
+    if (!isObject(e) || !hasOwn(e, strategy.key)) return false;
+    const key = e[strategy.key];
+    if (typeof key !== 'string' && typeof key !== 'number' && typeof key !== 'boolean') return false;
+    if (!selfDiffIsEmpty(e, path, depth + 1)) return false;
+  }
+  return true;
 }
 
 function hasAdditionalField(original: JsonObject, modified: JsonObject): boolean {
@@ -276,7 +312,7 @@ function diffListsOfMaps(
     const a = orig[i];
     const b = mod[j];
     if (a !== undefined && b !== undefined && a.keyString === b.keyString) {
-      const sub = diffMaps(a.elem, b.elem, path, o);
+      const sub = a.elem === b.elem && selfDiffIsEmpty(a.elem, path) ? {} : diffMaps(a.elem, b.elem, path, o);
       if (Object.keys(sub).length > 0) changes.push({ ...sub, [mergeKey]: b.key });
       i++;
       j++;

@@ -95,6 +95,33 @@ describe('webhook attribution shared across identical admissions', () => {
   });
 });
 
+// A webhook writing a new value into every pod (a rightsizer) makes each admission unlike
+// the others, but the webhooks before it answer alike: their steps are shared, and each pod
+// is replayed from its own patches on.
+describe('webhook attribution shared up to the first webhook that differs', () => {
+  const mesh: WebhookMutation = {
+    ...hook([{ op: 'add', path: '/metadata/labels/x', value: 'y' }]),
+    configuration: 'mesh',
+    webhook: 'inject',
+  };
+  const sizer = (cpu: string): WebhookMutation => ({
+    ...hook([{ op: 'replace', path: '/spec/containers/0/resources/requests/cpu', value: cpu }]),
+    index: 1,
+  });
+
+  it.each<[string, string | null]>([
+    ['2', 'sizer/pods.sizer'],
+    // The request's own value: the rightsizer changed nothing.
+    ['1', null],
+    ['3', 'sizer/pods.sizer'],
+    ['1', null],
+  ])('a pod the rightsizer gives %s is answered from its own patch', (cpu, by) => {
+    const inc = incarnation(`c-1-r${cpu}`, [mesh, sizer(cpu)]);
+    expect(attributeField(inc, CPU, new Set([OP])).by).toBe(by);
+    expect(attributeField(inc, 'metadata.labels.x', new Set([OP])).by).toBe('mesh/inject');
+  });
+});
+
 // Webhooks patch the pod the built-in admission plugins left, not the audit requestObject:
 // an appended toleration leans on DefaultTolerationSeconds' two, and a patch that fails on
 // the bare request would lose every change the webhook made.

@@ -4,7 +4,7 @@
 // two answers must be equal. The rows are the ways a left-out part of a live pod could matter.
 import type { Pod } from 'kubernetes-types/core/v1';
 import fc from 'fast-check';
-import { threeWayDecision } from '../../lib/koperator/pod-diff';
+import { KEYING_TRIAL, threeWayDecision } from '../../lib/koperator/pod-diff';
 import { DESIRED, edit, live } from './fixtures';
 
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
@@ -193,9 +193,9 @@ describe('threeWayDecision memo: which loops are keyed', () => {
   const withCpu = (cpu: string, n: number): Pod =>
     sibling(WEBHOOKED, n, (p) => void (p.spec!.containers[0].resources!.requests!.cpu = cpu));
   const distinct = (loop: Pod, from: number) =>
-    Array.from({ length: 8 }, (_, i) => threeWayDecision(loop, loop, withCpu(`${from + i}m`, i)));
+    Array.from({ length: KEYING_TRIAL }, (_, i) => threeWayDecision(loop, loop, withCpu(`${from + i}m`, i)));
 
-  it('stops keying a loop whose first eight pods all differ: a repeat is decided afresh', () => {
+  it('stops keying a loop whose first KEYING_TRIAL pods all differ: a repeat is decided afresh', () => {
     const loop = clone(DESIRED);
     const [first] = distinct(loop, 100);
     const repeat = threeWayDecision(loop, loop, withCpu('100m', 99));
