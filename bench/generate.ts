@@ -85,8 +85,10 @@ export async function ensureBenchFile(opts: {
   );
   const file = `${base}.${opts.format === 'jsonl' ? 'log' : 'firehose'}.gz`;
   const meta = `${base}.json`;
+  // The file is where it is now: the sidecar's path is where it was made (a checkout moved
+  // or a cache copied from another worktree would send the bench to a file that is gone).
   if (existsSync(file) && existsSync(meta))
-    return JSON.parse(await fsp.readFile(meta, 'utf8')) as GeneratedFile;
+    return { ...(JSON.parse(await fsp.readFile(meta, 'utf8')) as GeneratedFile), path: file };
   opts.log?.(`generating ${path.relative(process.cwd(), file)} (${sizeLabel(opts.size)} uncompressed)…`);
   const tmp = `${file}.tmp`;
   const out = createWriteStream(tmp);
