@@ -25,21 +25,36 @@ export async function inThreadFacts(
       merged.end(seq++, item.failed);
       break;
     }
-    const s = createIngestStats();
-    // In batches, as workers send them: one array per batch, not per record.
-    let batch: FactEntry[] = [];
-    for await (const entry of fileEntries(item.object, s, opts)) {
-      batch.push(entry);
-      if (batch.length === BATCH) {
-        merged.add(seq, batch);
-        batch = [];
-        onEvents?.(before + eventsOf(s));
-      }
-    }
-    merged.add(seq, batch);
-    merged.end(seq++, s);
-    before += eventsOf(s);
-    onEvents?.(before);
+    const read = await readInThread(seq++, item.object, merged, opts, (n) => onEvents?.(before + n));
+    before += read;
   }
   return merged.finish(seq);
+}
+
+/**
+ * Object `seq` read on this thread into `merged`, in batches as workers send them (one array
+ * per batch, not per record); `onEvents` hears this object's events read so far. Resolves
+ * with their number.
+ */
+export async function readInThread(
+  seq: number,
+  obj: SourceObject,
+  merged: OrderedFacts,
+  opts: IngestOptions,
+  onEvents?: (events: number) => void,
+): Promise<number> {
+  const s = createIngestStats();
+  let batch: FactEntry[] = [];
+  for await (const entry of fileEntries(obj, s, opts)) {
+    batch.push(entry);
+    if (batch.length === BATCH) {
+      merged.add(seq, batch);
+      batch = [];
+      onEvents?.(eventsOf(s));
+    }
+  }
+  merged.add(seq, batch);
+  merged.end(seq, s);
+  onEvents?.(eventsOf(s));
+  return eventsOf(s);
 }

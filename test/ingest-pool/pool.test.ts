@@ -137,22 +137,26 @@ describe('a worker that fails costs its object only', () => {
   const parts = [0, 1, 2, 3].map((i) => sim.audit.slice(i * quarter, (i + 1) * quarter));
   let dir: string;
   beforeAll(() => {
-    // part-2 is its simulated events forty times over (new auditIDs): several messages of facts.
-    const many = Array.from({ length: 40 }, (_, k) =>
-      parts[2].map((e) => ({ ...e, auditID: `${e.auditID.slice(0, -4)}${k.toString(16).padStart(4, '0')}` })),
-    ).flat();
+    // part-0 and part-2 are their simulated events forty times over (new auditIDs): several
+    // messages of facts. This thread reads part-0 (the first object), busy with it while two
+    // worker threads take part-1 and part-2.
+    const many = (p: (typeof parts)[number]) =>
+      Array.from({ length: 40 }, (_, k) =>
+        p.map((e) => ({ ...e, auditID: `${e.auditID.slice(0, -4)}${k.toString(16).padStart(4, '0')}` })),
+      ).flat();
     dir = folder(
       parts.map((p, i): [string, Buffer] => [
         `part-${i}`,
-        gzipSync(encodeAudit('audit-jsonl', i === 2 ? many : p)),
+        gzipSync(encodeAudit('audit-jsonl', i === 0 || i === 2 ? many(p) : p)),
       ]),
     );
   });
 
+  // Three readers: this thread and two worker threads.
   async function run(spawn: (script: string) => Worker): Promise<{ store: FactStore; stats: IngestStats }> {
     const stats = createIngestStats();
     const store = await poolFacts(listLocal(dir), stats, {
-      workers: 2,
+      workers: 3,
       script: worker.script,
       ingest: {},
       spawn,
@@ -178,6 +182,7 @@ describe('a worker that fails costs its object only', () => {
     expect(stats.files).toMatchObject({ read: 4, errors: 1 });
     const lost = path.basename(failed[0].source);
     expect(sources(store)).toEqual(['part-0', 'part-1', 'part-2', 'part-3'].filter((p) => p !== lost));
+    expect(lost).not.toBe('part-0'); // this thread's
     expect(spawned).toBe(3);
   });
 
@@ -242,16 +247,49 @@ describe('collectFacts: when the pool is used', () => {
     expect(stats.files.errors).toBe(0);
   });
 
-  it('a worker bundle that cannot start costs each object a read error, said, never a silent empty run', async () => {
+  it('a worker bundle that cannot start costs the objects given to workers a read error each, said; this thread reads its own', async () => {
     const dir = folder([
       ['a', encodeAudit('audit-jsonl', sim.audit.slice(0, half))],
       ['b', encodeAudit('audit-jsonl', sim.audit.slice(half))],
     ]);
     const stats = createIngestStats();
-    await collectFacts(listLocal(dir), stats, {}, undefined, { workers: 2, script: '/no/such/worker.js' });
-    expect(stats.files).toMatchObject({ read: 2, errors: 2 });
-    expect(stats.details.map((d) => d.reason)).toEqual(['read-error', 'read-error']);
+    const facts = await collectFacts(listLocal(dir), stats, {}, undefined, {
+      workers: 2,
+      script: '/no/such/worker.js',
+    });
+    expect(stats.files).toMatchObject({ read: 2, errors: 1 });
+    expect(stats.details.map((d) => [path.basename(d.source), d.reason])).toEqual([['b', 'read-error']]);
     expect(stats.details[0].note).toMatch(/the ingest worker stopped/);
+    expect(sources(facts)).toEqual(['a']);
+  });
+
+  it("N readers are this thread and N - 1 worker threads, and give one thread's store", async () => {
+    const dir = folder(
+      [0, 1, 2, 3].map((i): [string, Buffer] => [
+        `p${i}`,
+        encodeAudit(
+          'audit-jsonl',
+          sim.audit.slice((i * sim.audit.length) / 4, ((i + 1) * sim.audit.length) / 4),
+        ),
+      ]),
+    );
+    const reference = await inThreadFacts(listLocal(dir), createIngestStats(), {});
+    for (const workers of [2, 3]) {
+      let spawned = 0;
+      const store = await poolFacts(listLocal(dir), createIngestStats(), {
+        workers,
+        script: worker.script,
+        ingest: {},
+        spawn: (script) => {
+          spawned++;
+          return new Worker(script);
+        },
+      });
+      expect(spawned).toBe(workers - 1);
+      expect(sources(store)).toEqual(['p0', 'p1', 'p2', 'p3']);
+      const facts = (s: FactStore) => Array.from({ length: s.size }, (_, i) => JSON.stringify(s.fact(i)));
+      expect(facts(store)).toEqual(facts(reference));
+    }
   });
 });
 
