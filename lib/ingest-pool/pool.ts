@@ -87,15 +87,10 @@ class ThisThread implements Reader {
     private readonly report: (seq: number, events: number) => void,
   ) {}
 
-  async read(
-    seq: number,
-    obj: SourceObject,
-    stream: NodeJS.ReadableStream | Readable,
-    opts: WorkerIngestOptions,
-  ): Promise<void> {
+  readonly read: Reader['read'] = async (seq, obj, stream, opts) => {
     const opened: SourceObject = { ...obj, open: () => Promise.resolve(stream) };
     await readInThread(seq, opened, this.merged, opts, (n) => this.report(seq, n));
-  }
+  };
 }
 
 class PoolWorker implements Reader {
