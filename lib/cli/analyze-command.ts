@@ -79,10 +79,9 @@ Rules
 Input limits
   --max-line-bytes N     longest record read; longer ones are skipped and counted
                          (default 8388608)
-  --workers N            threads reading inputs at once, one file each, this one
-                         and N - 1 workers (default:
-                         the cores available, at most 8; 1 when reading standard
-                         input). The findings do not depend on it
+  --workers N            threads reading inputs at once, one file each: this one
+                         and N - 1 workers (default: the cores available, at most 8;
+                         1 when reading standard input). The findings do not depend on it
   --no-progress          no progress bar (it is drawn on stderr only on a terminal)
   --debug                print the stack of an unexpected error
   -h, --help             this text
