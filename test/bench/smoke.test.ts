@@ -161,6 +161,11 @@ describe('bench harness (smoke)', () => {
     );
     const table = formatTable(result);
     expect(table).toContain('targets (issue 31):');
+    expect(table).toContain('targets (issue 15):');
+    // `--scaling` alone runs no files nor fleet: issue 15's verdicts would all be "not measured".
+    const scalingOnly = formatTable({ ...result, files: [], scale: [] });
+    expect(scalingOnly).toContain('targets (issue 31):');
+    expect(scalingOnly).not.toContain('targets (issue 15):');
     expect(table).toContain('analysis function: recommended memory size');
   });
 
