@@ -20,6 +20,7 @@ import { PARTIAL_READ } from '../pipeline/partial-read';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes';
 import { parseFlags } from './flags';
 import { CommandError, UsageError, type CliIo } from './io';
+import { cpuQuota } from './cpu-quota';
 import { createProgress } from './progress';
 import { reportWidth } from './terminal';
 
@@ -80,8 +81,9 @@ Input limits
   --max-line-bytes N     longest record read; longer ones are skipped and counted
                          (default 8388608)
   --workers N            threads reading inputs at once, one file each: this one
-                         and N - 1 workers (default: the cores available, at most 8;
-                         1 when reading standard input). The findings do not depend on it
+                         and N - 1 workers (default: the cores available, no more
+                         than a container's CPU quota, at most 8; 1 when reading
+                         standard input). The findings do not depend on it
   --no-progress          no progress bar (it is drawn on stderr only on a terminal)
   --debug                print the stack of an unexpected error
   -h, --help             this text
@@ -202,9 +204,18 @@ export async function runAnalyze(argv: string[], io: CliIo): Promise<number> {
  */
 const DEFAULT_MAX_WORKERS = 8;
 
+/**
+ * Readers by default: the cores available, no more than a CPU quota's whole CPUs (a fraction
+ * of one more would be shared by every reader: cpu-quota.ts), at most DEFAULT_MAX_WORKERS.
+ */
+export function defaultWorkers(cores: number, quota: number | null): number {
+  const allowed = quota === null ? cores : Math.min(cores, Math.floor(quota));
+  return Math.max(1, Math.min(DEFAULT_MAX_WORKERS, allowed));
+}
+
 function workerCount(flag: string | undefined, inputs: readonly string[]): number {
   if (flag === undefined)
-    return inputs.includes('-') ? 1 : Math.min(DEFAULT_MAX_WORKERS, availableParallelism());
+    return inputs.includes('-') ? 1 : defaultWorkers(availableParallelism(), cpuQuota());
   const n = Number(flag);
   if (!Number.isInteger(n) || n < 1 || n > 256)
     throw new UsageError(`--workers must be an integer from 1 to 256 (got "${flag}")`);
