@@ -32,6 +32,20 @@ export async function* fileEntries(
   }
 }
 
+/**
+ * A bug some input reaches, thrown while reading an object: the object counts as failed part
+ * way, what it gave stays, and the reader goes on with the next object.
+ */
+export function countReadFailure(stats: IngestStats, name: string, e: unknown): void {
+  stats.files.errors++;
+  addDetail(stats, {
+    source: name,
+    line: 0,
+    reason: 'read-error',
+    note: e instanceof Error ? e.message : String(e),
+  });
+}
+
 /** The counts of an object whose reading stopped with its reader (a worker that died). */
 export function lostObjectStats(name: string, note: string): IngestStats {
   const s = createIngestStats();

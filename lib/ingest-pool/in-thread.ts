@@ -4,7 +4,7 @@ import type { FactStore } from '../facts/store';
 import type { IngestOptions } from '../ingest';
 import { createIngestStats, type IngestStats } from '../ingest/stats';
 import type { SourceObject } from '../sources/types';
-import { fileEntries, type FactEntry } from './file-facts';
+import { countReadFailure, fileEntries, type FactEntry } from './file-facts';
 import { listedObjects } from '../ingest/listing';
 import { OrderedFacts } from './ordered-facts';
 
@@ -45,13 +45,18 @@ export async function readInThread(
 ): Promise<number> {
   const s = createIngestStats();
   let batch: FactEntry[] = [];
-  for await (const entry of fileEntries(obj, s, opts)) {
-    batch.push(entry);
-    if (batch.length === BATCH) {
-      merged.add(seq, batch);
-      batch = [];
-      onEvents?.(eventsOf(s));
+  try {
+    for await (const entry of fileEntries(obj, s, opts)) {
+      batch.push(entry);
+      if (batch.length === BATCH) {
+        merged.add(seq, batch);
+        batch = [];
+        onEvents?.(eventsOf(s));
+      }
     }
+  } catch (e) {
+    // As in a worker: one object's failure, not the run's.
+    countReadFailure(s, obj.name, e);
   }
   merged.add(seq, batch);
   merged.end(seq, s);

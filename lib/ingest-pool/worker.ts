@@ -5,10 +5,10 @@
 import { Readable } from 'stream';
 import { parentPort } from 'worker_threads';
 import { internedPartKey, limitInternedParts } from '../facts/project';
-import { addDetail, createIngestStats } from '../ingest/stats';
+import { createIngestStats } from '../ingest/stats';
 import type { Fact } from '../model/facts';
 import { PartEncoder } from './part-codec';
-import { fileEntries, type FactEntry, type WorkerIngestOptions } from './file-facts';
+import { countReadFailure, fileEntries, type FactEntry, type WorkerIngestOptions } from './file-facts';
 import type { FromWorker, ToWorker } from './protocol';
 
 /** Entries per message: large enough that posting costs little, small enough to stream. */
@@ -111,15 +111,7 @@ async function read(seq: number, name: string, bytes: ByteQueue, opts: WorkerIng
       }
     }
   } catch (e) {
-    // A bug some input reaches: this object counts as failed part way, what it gave stays,
-    // and the worker goes on with the next object.
-    stats.files.errors++;
-    addDetail(stats, {
-      source: name,
-      line: 0,
-      reason: 'read-error',
-      note: e instanceof Error ? e.message : String(e),
-    });
+    countReadFailure(stats, name, e);
   }
   postEntries(seq, batch, events());
   current = null;
